@@ -1,0 +1,116 @@
+package legate.a2a.model;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.util.JsonFormat;
+import java.io.IOException;
+import java.util.Set;
+import lf.a2a.v1.ListTasksResponse;
+import lf.a2a.v1.Task;
+
+/**
+ * The ProtoJSON codec every A2A JSON binding uses (A2A §5.5, ADR-001): lowerCamelCase names,
+ * enums by full name, default values omitted, oneofs flattened to their member name.
+ *
+ * <p>Parsing is lenient as §5.7 asks: unknown fields are ignored, snake_case names are accepted
+ * (JsonFormat reads both the JSON name and the proto name), and an enum value this build does not
+ * know leaves the field at its default instead of failing the whole request. Printing is strict
+ * ProtoJSON, except where the spec makes a field REQUIRED although its value is a default; those
+ * are forced back with {@link #printListTasks}.
+ */
+public final class ProtoJson {
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+    private static final JsonFormat.Printer PRETTY = JsonFormat.printer();
+    private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+
+    private static final Set<FieldDescriptor> LIST_FIELDS = Set.of(
+            ListTasksResponse.getDescriptor().findFieldByNumber(ListTasksResponse.TASKS_FIELD_NUMBER),
+            ListTasksResponse.getDescriptor().findFieldByNumber(ListTasksResponse.NEXT_PAGE_TOKEN_FIELD_NUMBER),
+            ListTasksResponse.getDescriptor().findFieldByNumber(ListTasksResponse.PAGE_SIZE_FIELD_NUMBER),
+            ListTasksResponse.getDescriptor().findFieldByNumber(ListTasksResponse.TOTAL_SIZE_FIELD_NUMBER));
+    private static final FieldDescriptor TASK_ARTIFACTS =
+            Task.getDescriptor().findFieldByNumber(Task.ARTIFACTS_FIELD_NUMBER);
+
+    // PROTOCOL (A2A §3.1.4): nextPageToken ("" on the last page), pageSize and totalSize are
+    // REQUIRED, so they are printed even at their default values.
+    @SuppressWarnings("deprecation")
+    private static final JsonFormat.Printer LIST_PRINTER = JsonFormat.printer()
+            .omittingInsignificantWhitespace().includingDefaultValueFields(LIST_FIELDS);
+    // PROTOCOL (A2A §3.1.4): with includeArtifacts=true every task carries `artifacts`, [] when empty.
+    @SuppressWarnings("deprecation")
+    private static final JsonFormat.Printer LIST_WITH_ARTIFACTS_PRINTER = JsonFormat.printer()
+            .omittingInsignificantWhitespace()
+            .includingDefaultValueFields(union(LIST_FIELDS, TASK_ARTIFACTS));
+
+    private ProtoJson() {
+    }
+
+    /** Compact ProtoJSON of a message. */
+    public static String print(MessageOrBuilder message) {
+        try {
+            return PRINTER.print(message);
+        } catch (InvalidProtocolBufferException e) {
+            // Only an Any with an unregistered type can fail to print; the A2A model has none.
+            throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Appends compact ProtoJSON to a builder, without an intermediate string. */
+    public static void printTo(MessageOrBuilder message, Appendable out) {
+        try {
+            PRINTER.appendTo(message, out);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Indented ProtoJSON, for people (the client's card view). */
+    public static String pretty(MessageOrBuilder message) {
+        try {
+            return PRETTY.print(message);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** ListTasksResponse with the REQUIRED fields forced, and `artifacts` on every task when asked. */
+    public static String printListTasks(ListTasksResponse response, boolean includeArtifacts) {
+        try {
+            return (includeArtifacts ? LIST_WITH_ARTIFACTS_PRINTER : LIST_PRINTER).print(response);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("cannot print ListTasksResponse", e);
+        }
+    }
+
+    /**
+     * Parses ProtoJSON into a builder of the expected type.
+     *
+     * @throws A2aException INVALID_PARAMS naming the type and what was wrong
+     */
+    public static <B extends Message.Builder> B parse(String json, B builder) {
+        try {
+            PARSER.merge(json, builder);
+            return builder;
+        } catch (InvalidProtocolBufferException | RuntimeException e) {
+            throw A2aError.INVALID_PARAMS.exception("invalid " + builder.getDescriptorForType().getName()
+                    + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "malformed value";
+        }
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    private static Set<FieldDescriptor> union(Set<FieldDescriptor> a, FieldDescriptor b) {
+        java.util.HashSet<FieldDescriptor> all = new java.util.HashSet<>(a);
+        all.add(b);
+        return Set.copyOf(all);
+    }
+}

@@ -1,0 +1,135 @@
+package legate.a2a.server;
+
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntFunction;
+import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.jsonrpc.JsonRpcHandler;
+import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.TaskStore;
+import lf.a2a.v1.AgentCard;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * An A2A v1.0 server: the Agent Card and the JSON-RPC binding on one Jetty listener, in front of
+ * an {@link AgentExecutor}. Create, then {@link #start()}, then {@link #stop()}.
+ *
+ * <p>Jetty's selector threads stay platform threads; every request handler and every turn of an
+ * agent runs on a virtual thread, so a held stream or a long turn costs a few kilobytes, not a thread.
+ */
+public final class AgentServer implements AutoCloseable {
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final ExecutorService turns;
+    private final ServerConfig config;
+    private final IntFunction<AgentCard> cardForPort;
+    private final AgentExecutor executor;
+    private final TaskStore store;
+    private final Clock clock;
+    private volatile RequestHandler handler;
+
+    private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                        TaskStore store, Clock clock) {
+        this.config = config;
+        this.cardForPort = cardForPort;
+        this.executor = executor;
+        this.store = store;
+        this.clock = clock;
+        QueuedThreadPool pool = new QueuedThreadPool();
+        pool.setName("legate-http");
+        pool.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("legate-request-", 0).factory()));
+        this.jetty = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        // Streams stay open across long turns; SSE keep-alive comments keep them under this.
+        connector.setIdleTimeout(120_000);
+        connector.setAcceptQueueSize(1024);
+        jetty.addConnector(connector);
+        this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
+    }
+
+    /**
+     * A server with an in-memory task store and the system clock.
+     *
+     * @param cardForPort builds the Agent Card once the port is bound (port 0 is only known then)
+     */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
+        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC());
+    }
+
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock) {
+        return new AgentServer(config, cardForPort, executor, store, clock);
+    }
+
+    /** Binds, builds the card for the bound port, starts serving, and returns the port. */
+    public int start() throws Exception {
+        connector.open();
+        int port = connector.getLocalPort();
+        AgentCard card = cardForPort.apply(port);
+        RequestHandler h = new RequestHandler(executor, store, card, clock, () -> UUID.randomUUID().toString(),
+                config.cancelWait(), turns);
+        this.handler = h;
+        Handler cardHandler = new AgentCardHandler(card, clock.instant());
+        Handler rpc = new JsonRpcHandler(h, config.maxBodyBytes());
+        String rpcPath = config.rpcPath();
+        jetty.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                if (AgentCardHandler.PATH.equals(path)) {
+                    return cardHandler.handle(request, response, callback);
+                }
+                if (rpcPath.equals(path)) {
+                    return rpc.handle(request, response, callback);
+                }
+                return false;
+            }
+        });
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            jetty.stop();
+            throw e;
+        }
+        return port;
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public RequestHandler handler() {
+        return handler;
+    }
+
+    public void stop() throws Exception {
+        jetty.stop();
+        turns.shutdownNow();
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        stop();
+    }
+}

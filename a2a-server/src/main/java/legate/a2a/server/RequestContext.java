@@ -1,0 +1,43 @@
+package legate.a2a.server;
+
+import lf.a2a.v1.Message;
+import lf.a2a.v1.SendMessageConfiguration;
+import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
+import lf.a2a.v1.TaskStatus;
+
+/**
+ * What an executor is told about the turn it runs: the ids the server chose or confirmed, the
+ * caller's message (already stamped with those ids), the stored task when the message continues
+ * one, and the caller's configuration.
+ *
+ * @param storedTask the task as stored before this message, or null for a new task
+ */
+public record RequestContext(
+        String taskId,
+        String contextId,
+        Message message,
+        Task storedTask,
+        SendMessageConfiguration configuration) {
+
+    public boolean isContinuation() {
+        return storedTask != null;
+    }
+
+    /**
+     * The Task to publish first. PROTOCOL (A2A §3.1.2): a task stream starts with a Task. For a new
+     * task it is SUBMITTED with the caller's message as its history; for a continuation it is the
+     * stored task with the caller's reply appended, so the snapshot shows the whole conversation.
+     */
+    public Task initialTask() {
+        if (storedTask != null) {
+            return storedTask.toBuilder().addHistory(message).build();
+        }
+        return Task.newBuilder()
+                .setId(taskId)
+                .setContextId(contextId)
+                .setStatus(TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED))
+                .addHistory(message)
+                .build();
+    }
+}

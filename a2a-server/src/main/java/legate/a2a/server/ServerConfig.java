@@ -1,0 +1,30 @@
+package legate.a2a.server;
+
+import java.time.Duration;
+
+/**
+ * How an {@link AgentServer} listens.
+ *
+ * @param host the address to bind; loopback unless told otherwise, since nothing authenticates callers
+ * @param port the port; 0 picks a free one ({@link AgentServer#start()} returns it)
+ * @param rpcPath the path JSON-RPC requests are POSTed to (the path of the card's interface URL)
+ * @param maxBodyBytes requests larger than this are refused before they are parsed
+ * @param cancelWait how long CancelTask waits for the agent to reach CANCELED
+ */
+public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait) {
+    public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+    public ServerConfig {
+        if (rpcPath == null || rpcPath.isEmpty()) {
+            rpcPath = "/";
+        }
+        if (!rpcPath.startsWith("/")) {
+            rpcPath = "/" + rpcPath;
+        }
+    }
+
+    /** Loopback, the given port, JSON-RPC at "/", the default limits. */
+    public static ServerConfig loopback(int port) {
+        return new ServerConfig("127.0.0.1", port, "/", DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
+    }
+}

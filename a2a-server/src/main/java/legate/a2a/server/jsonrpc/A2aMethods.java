@@ -1,0 +1,78 @@
+package legate.a2a.server.jsonrpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import legate.a2a.model.ProtoJson;
+import legate.a2a.server.task.RequestHandler;
+import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.SubscribeToTaskRequest;
+
+/**
+ * The method table of the JSON-RPC binding. PROTOCOL (A2A §9.3): method names are the PascalCase
+ * gRPC names of A2A v1.0; the v0.3 slash names are not methods here and get -32601.
+ */
+final class A2aMethods {
+    static final String SEND_MESSAGE = "SendMessage";
+    static final String SEND_STREAMING_MESSAGE = "SendStreamingMessage";
+    static final String GET_TASK = "GetTask";
+    static final String LIST_TASKS = "ListTasks";
+    static final String CANCEL_TASK = "CancelTask";
+    static final String SUBSCRIBE_TO_TASK = "SubscribeToTask";
+    static final String CREATE_PUSH_CONFIG = "CreateTaskPushNotificationConfig";
+    static final String GET_PUSH_CONFIG = "GetTaskPushNotificationConfig";
+    static final String LIST_PUSH_CONFIGS = "ListTaskPushNotificationConfigs";
+    static final String DELETE_PUSH_CONFIG = "DeleteTaskPushNotificationConfig";
+    static final String GET_EXTENDED_AGENT_CARD = "GetExtendedAgentCard";
+
+    private A2aMethods() {
+    }
+
+    static Map<String, JsonRpcMethod> table(RequestHandler h) {
+        return Map.ofEntries(
+                Map.entry(SEND_MESSAGE, p -> unary(ProtoJson.print(
+                        h.sendMessage(ProtoJson.parse(text(p), SendMessageRequest.newBuilder()).build())))),
+                Map.entry(SEND_STREAMING_MESSAGE, p -> new MethodResult.Stream(
+                        h.sendStreamingMessage(ProtoJson.parse(text(p), SendMessageRequest.newBuilder()).build()))),
+                // PROTOCOL (A2A §9.4): GetTask and CancelTask answer a bare Task, not a wrapper.
+                Map.entry(GET_TASK, p -> unary(ProtoJson.print(
+                        h.getTask(ProtoJson.parse(text(p), GetTaskRequest.newBuilder()).build())))),
+                Map.entry(LIST_TASKS, p -> {
+                    ListTasksRequest req = ProtoJson.parse(text(p), ListTasksRequest.newBuilder()).build();
+                    return unary(ProtoJson.printListTasks(h.listTasks(req),
+                            req.hasIncludeArtifacts() && req.getIncludeArtifacts()));
+                }),
+                Map.entry(CANCEL_TASK, p -> unary(ProtoJson.print(
+                        h.cancelTask(ProtoJson.parse(text(p), CancelTaskRequest.newBuilder()).build())))),
+                Map.entry(SUBSCRIBE_TO_TASK, p -> new MethodResult.Stream(
+                        h.subscribeToTask(ProtoJson.parse(text(p), SubscribeToTaskRequest.newBuilder()).build()))),
+                Map.entry(CREATE_PUSH_CONFIG, p -> {
+                    throw h.pushNotSupported();
+                }),
+                Map.entry(GET_PUSH_CONFIG, p -> {
+                    throw h.pushNotSupported();
+                }),
+                Map.entry(LIST_PUSH_CONFIGS, p -> {
+                    throw h.pushNotSupported();
+                }),
+                Map.entry(DELETE_PUSH_CONFIG, p -> {
+                    throw h.pushNotSupported();
+                }),
+                Map.entry(GET_EXTENDED_AGENT_CARD, p -> unary(ProtoJson.print(h.extendedAgentCard()))));
+    }
+
+    /** Methods whose params may be omitted (PEER @a2a-js/sdk 1.2.0 allows it for this one only). */
+    static boolean paramsOptional(String method) {
+        return GET_EXTENDED_AGENT_CARD.equals(method);
+    }
+
+    private static MethodResult unary(String json) {
+        return new MethodResult.Unary(json);
+    }
+
+    private static String text(JsonNode params) {
+        return params == null ? "{}" : params.toString();
+    }
+}

@@ -1,0 +1,249 @@
+package legate.a2a.server.jsonrpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
+import legate.a2a.model.A2aHeaders;
+import legate.a2a.model.ProtoJson;
+import legate.a2a.server.jsonrpc.MethodResult.Stream;
+import legate.a2a.server.jsonrpc.MethodResult.Unary;
+import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.Subscription;
+import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.jsonrpc.JsonRpcException;
+import legate.wire.jsonrpc.JsonRpcMessage;
+import legate.wire.sse.SseWriter;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
+ * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
+ * method, params, dispatch; each step that fails answers with its own code and stops.
+ *
+ * <p>The JSON is parsed before the version is checked so that even a version error echoes the
+ * request's id, as the JS SDK's answer does.
+ */
+public final class JsonRpcHandler extends Handler.Abstract {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
+    /** An SSE comment is sent after this much silence, so proxies keep the stream and a gone client is noticed. */
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+    private final Map<String, JsonRpcMethod> methods;
+    private final int maxBodyBytes;
+
+    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes) {
+        super(InvocationType.BLOCKING);
+        this.methods = A2aMethods.table(handler);
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (!HttpMethod.POST.is(request.getMethod())) {
+            response.getHeaders().put(HttpHeader.ALLOW, "POST");
+            reply(response, callback, 405, ErrorBody.of(null, A2aError.INVALID_REQUEST,
+                    "A2A JSON-RPC requests are POSTed to this URL; the agent card is at /.well-known/agent-card.json"));
+            return true;
+        }
+        JsonNode id = JsonNodeFactory.instance.nullNode();
+        try {
+            checkContentType(request);
+            byte[] body = readBody(request);
+            JsonNode tree = JsonRpcCodec.parseTree(body);
+            id = JsonRpcCodec.idOf(tree);
+            checkVersion(request);
+            JsonRpcMessage.Request rpc = JsonRpcCodec.toRequest(tree);
+            if (rpc.isNotification()) {
+                throw new JsonRpcException(-32600, "Invalid Request: \"id\" is required; every A2A method has a response");
+            }
+            JsonRpcMethod method = methods.get(rpc.method());
+            if (method == null) {
+                throw A2aError.METHOD_NOT_FOUND.exception("Method not found: " + rpc.method());
+            }
+            JsonNode params = rpc.params();
+            if ((params == null && !A2aMethods.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
+                throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
+            }
+            switch (method.call(params)) {
+                case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
+                case Stream s -> stream(id, s.subscription(), response, callback);
+            }
+        } catch (JsonRpcException e) {
+            A2aError error = A2aError.byCode(e.code());
+            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage()));
+        } catch (A2aException e) {
+            refuse(request, response, callback, id, e);
+        } catch (RuntimeException e) {
+            LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"));
+        }
+        return true;
+    }
+
+    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e) {
+        LOG.info("refused a request from {}: {} {}", Request.getRemoteAddr(request), e.error().code(), e.getMessage());
+        int status = e.error().httpStatus();
+        if (e instanceof BodyTooLarge) {
+            status = 413;
+        }
+        reply(response, callback, status, ErrorBody.of(id, e));
+    }
+
+    private static void checkContentType(Request request) {
+        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        String mime = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+        // PROTOCOL (A2A §9.1): JSON-RPC travels as application/json; application/a2a+json is
+        // tolerated (digest §12 #10) although the JS SDK refuses it.
+        if (!mime.equals("application/json") && !mime.equals("application/a2a+json")) {
+            throw A2aError.CONTENT_TYPE_NOT_SUPPORTED.exception("Content-Type must be application/json, got "
+                    + (type == null ? "none" : type));
+        }
+    }
+
+    private byte[] readBody(Request request) throws JsonRpcException {
+        long declared = request.getLength();
+        if (declared > maxBodyBytes) {
+            throw new BodyTooLarge(maxBodyBytes);
+        }
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
+            byte[] buf = new byte[8192];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                if (out.size() + n > maxBodyBytes) {
+                    throw new BodyTooLarge(maxBodyBytes);
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new JsonRpcException(-32700, "Parse error: the request body could not be read");
+        }
+    }
+
+    /**
+     * PROTOCOL (A2A §3.6): A2A-Version is Major.Minor; absent or empty means 0.3, which Legate does
+     * not speak. The query parameter of the same name is read when the header is missing (§3.6.1).
+     * A patch number is tolerated by comparing Major.Minor only.
+     */
+    private static void checkVersion(Request request) {
+        String version = request.getHeaders().get(A2aHeaders.VERSION);
+        if (version == null || version.isBlank()) {
+            Fields query = Request.extractQueryParameters(request);
+            version = query.getValue(A2aHeaders.VERSION);
+        }
+        String v = version == null ? "" : version.trim();
+        String majorMinor = v.chars().filter(c -> c == '.').count() >= 2 ? v.substring(0, v.lastIndexOf('.')) : v;
+        if (!A2aHeaders.PROTOCOL_VERSION.equals(majorMinor)) {
+            throw A2aError.VERSION_NOT_SUPPORTED.exception(v.isEmpty()
+                    ? "A2A-Version header is missing, which means 0.3; this agent speaks A2A 1.0: send \"A2A-Version: 1.0\""
+                    : "A2A version " + v + " is not supported; this agent speaks A2A 1.0");
+        }
+    }
+
+    private static void reply(Response response, Callback callback, int status, String json) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        Content.Sink.write(response, true, json, callback);
+    }
+
+    /**
+     * PROTOCOL (A2A §9.4.2): each SSE event is one complete JSON-RPC response with the request's id.
+     * PEER (@a2a-js/sdk 1.2.0): an error before the first event is a plain JSON body, not a stream;
+     * clients branch on Content-Type.
+     */
+    private void stream(JsonNode id, Subscription subscription, Response response, Callback callback) {
+        Subscription.Signal first;
+        try {
+            first = awaitSignal(subscription);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            subscription.cancel();
+            callback.failed(e);
+            return;
+        }
+        if (first instanceof Subscription.Signal.Failure f) {
+            LOG.info("stream refused before its first event: {}", f.error().getMessage());
+            reply(response, callback, 200, ErrorBody.of(id, f.error()));
+            return;
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+        response.getHeaders().put("X-Accel-Buffering", "no");
+        OutputStream out = Content.Sink.asOutputStream(response);
+        SseWriter sse = new SseWriter(out);
+        Subscription.Signal signal = first;
+        try {
+            while (true) {
+                switch (signal) {
+                    case null -> sse.comment("keep-alive");
+                    case Subscription.Signal.Event e -> sse.data(frame(id, e));
+                    case Subscription.Signal.Failure f -> sse.event("error", ErrorBody.of(id, f.error()));
+                    case Subscription.Signal.End end -> {
+                        out.close();
+                        callback.succeeded();
+                        return;
+                    }
+                }
+                if (signal instanceof Subscription.Signal.Failure) {
+                    out.close();
+                    callback.succeeded();
+                    return;
+                }
+                signal = subscription.poll(KEEP_ALIVE);
+            }
+        } catch (IOException e) {
+            // The client went away: that ends this stream only, never the task.
+            subscription.cancel();
+            callback.failed(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            subscription.cancel();
+            callback.failed(e);
+        }
+    }
+
+    private static Subscription.Signal awaitSignal(Subscription s) throws InterruptedException {
+        Subscription.Signal signal;
+        do {
+            signal = s.poll(KEEP_ALIVE);
+        } while (signal == null);
+        return signal;
+    }
+
+    private static String frame(JsonNode id, Subscription.Signal.Event e) {
+        StringBuilder sb = new StringBuilder(256);
+        sb.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id.toString()).append(",\"result\":");
+        ProtoJson.printTo(e.event(), sb);
+        return sb.append('}').toString();
+    }
+
+    /** A body over the configured limit: -32600 with HTTP 413, read no further. */
+    private static final class BodyTooLarge extends A2aException {
+        BodyTooLarge(int limit) {
+            super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
+        }
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,317 @@
+package legate.a2a.server.task;
+
+import com.google.protobuf.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
+import legate.a2a.model.TaskStates;
+import legate.a2a.server.EventSink;
+import lf.a2a.v1.Artifact;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.StreamResponse;
+import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskArtifactUpdateEvent;
+import lf.a2a.v1.TaskState;
+import lf.a2a.v1.TaskStatus;
+import lf.a2a.v1.TaskStatusUpdateEvent;
+
+/**
+ * One running turn of a task: the event sink its executor writes to, the lifecycle rules that sink
+ * enforces, the stored task it keeps current, and the subscribers it fans events out to.
+ *
+ * <p>All state changes happen under this object's lock, so an event is stored and delivered to
+ * every subscriber before the next one is looked at, and a new subscriber's snapshot can never miss
+ * or repeat an event.
+ */
+final class TaskRun implements EventSink {
+    private final String taskId;
+    private final String contextId;
+    private final String executorName;
+    private final TaskStore store;
+    private final Clock clock;
+    private final boolean newTask;
+    private final List<Subscription> subscribers = new CopyOnWriteArrayList<>();
+
+    /** Completes with the first event; fails when the turn ends without one. */
+    final CompletableFuture<StreamResponse> firstEvent = new CompletableFuture<>();
+    /** Completes when a blocking SendMessage may answer: terminal, interrupted, or a Message. */
+    final CompletableFuture<StreamResponse> turnEnded = new CompletableFuture<>();
+    /** Completes when the task is terminal (what CancelTask waits for) or the turn is over. */
+    final CompletableFuture<Void> settled = new CompletableFuture<>();
+
+    private Task current;
+    private Message answer;
+    private boolean cancelRequested;
+    private boolean finished;
+
+    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask) {
+        this.taskId = taskId;
+        this.contextId = contextId;
+        this.executorName = executorName;
+        this.store = store;
+        this.clock = clock;
+        this.newTask = newTask;
+    }
+
+    @Override
+    public String taskId() {
+        return taskId;
+    }
+
+    @Override
+    public String contextId() {
+        return contextId;
+    }
+
+    synchronized Task current() {
+        return current;
+    }
+
+    synchronized void requestCancel() {
+        cancelRequested = true;
+    }
+
+    @Override
+    public synchronized void publish(StreamResponse event) {
+        // The opening snapshot of a continuation still shows the state the task was parked in
+        // (INPUT_REQUIRED); it restates where the turn starts, it does not end the turn.
+        boolean restatesParkedState = !newTask && current == null;
+        StreamResponse applied = apply(event);
+        for (Subscription s : subscribers) {
+            s.offer(applied);
+        }
+        firstEvent.complete(applied);
+        if (applied.hasMessage()) {
+            turnEnded.complete(applied);
+            endSubscribers();
+            return;
+        }
+        TaskState state = current.getStatus().getState();
+        if (restatesParkedState) {
+            return;
+        }
+        if (TaskStates.endsTurn(state)) {
+            turnEnded.complete(applied);
+        }
+        if (TaskStates.isTerminal(state)) {
+            settled.complete(null);
+        }
+        // PEER (@a2a-js/sdk 1.2.0): a stream closes after a terminal or INPUT_REQUIRED update and
+        // stays open across AUTH_REQUIRED (A2A §7.6.1: credentials may arrive out of band).
+        if (TaskStates.isTerminal(state) || state == TaskState.TASK_STATE_INPUT_REQUIRED) {
+            endSubscribers();
+        }
+    }
+
+    /** Checks the event against the lifecycle, stores its effect, and returns it as delivered. */
+    private StreamResponse apply(StreamResponse event) {
+        if (finished) {
+            throw violation("published " + kind(event) + " after its turn ended");
+        }
+        if (answer != null) {
+            // PROTOCOL (A2A §3.1.2): a Message answer is the whole response; nothing follows it.
+            throw violation("published " + kind(event) + " after answering with a Message");
+        }
+        if (current != null && TaskStates.isTerminal(current.getStatus().getState())) {
+            // PROTOCOL (A2A §3.1.3): a terminal task never changes again.
+            throw violation("published " + kind(event) + " after the task reached "
+                    + current.getStatus().getState());
+        }
+        switch (event.getPayloadCase()) {
+            case TASK -> {
+                Task t = event.getTask();
+                if (!t.getId().equals(taskId) || !t.getContextId().equals(contextId)) {
+                    throw violation("published a Task for " + t.getId() + "/" + t.getContextId()
+                            + " in the turn of " + taskId + "/" + contextId);
+                }
+                if (!t.getStatus().hasTimestamp()) {
+                    t = t.toBuilder().setStatus(t.getStatus().toBuilder().setTimestamp(now())).build();
+                }
+                current = t;
+                store.save(current);
+                return StreamResponse.newBuilder().setTask(current).build();
+            }
+            case MESSAGE -> {
+                if (current != null) {
+                    throw violation("published a Message after the task was created; "
+                            + "use a status update to talk inside a task");
+                }
+                if (!newTask) {
+                    throw violation("answered a message into existing task " + taskId
+                            + " with a bare Message; a continuation must publish the Task first");
+                }
+                answer = event.getMessage();
+                return event;
+            }
+            case STATUS_UPDATE -> {
+                requireTask(event);
+                TaskStatusUpdateEvent u = stamp(event.getStatusUpdate());
+                Task.Builder t = current.toBuilder().setStatus(u.getStatus());
+                if (u.getStatus().hasMessage()) {
+                    // PEER (@a2a-js/sdk 1.2.0): the agent message of a status update joins the history.
+                    t.addHistory(u.getStatus().getMessage());
+                }
+                current = t.build();
+                store.save(current);
+                return StreamResponse.newBuilder().setStatusUpdate(u).build();
+            }
+            case ARTIFACT_UPDATE -> {
+                requireTask(event);
+                TaskArtifactUpdateEvent u = event.getArtifactUpdate();
+                checkIds(u.getTaskId(), u.getContextId(), "an artifact update");
+                u = u.toBuilder().setTaskId(taskId).setContextId(contextId).build();
+                current = withArtifact(current, u);
+                store.save(current);
+                return StreamResponse.newBuilder().setArtifactUpdate(u).build();
+            }
+            case PAYLOAD_NOT_SET -> throw violation("published an empty event");
+            default -> throw violation("published an unknown event kind " + event.getPayloadCase());
+        }
+    }
+
+    private void requireTask(StreamResponse event) {
+        // PROTOCOL (A2A §3.1.2): the first event of a task stream is the Task itself.
+        if (current == null) {
+            throw violation("published " + kind(event) + " before the Task; the first event must be a Task or a Message");
+        }
+    }
+
+    private TaskStatusUpdateEvent stamp(TaskStatusUpdateEvent u) {
+        checkIds(u.getTaskId(), u.getContextId(), "a status update");
+        TaskStatus status = u.getStatus();
+        if (status.getState() == TaskState.TASK_STATE_UNSPECIFIED) {
+            throw violation("published a status update without a state");
+        }
+        if (!status.hasTimestamp()) {
+            status = status.toBuilder().setTimestamp(now()).build();
+        }
+        return u.toBuilder().setTaskId(taskId).setContextId(contextId).setStatus(status).build();
+    }
+
+    private void checkIds(String t, String c, String what) {
+        if ((!t.isEmpty() && !t.equals(taskId)) || (!c.isEmpty() && !c.equals(contextId))) {
+            throw violation("published " + what + " for " + t + "/" + c + " in the turn of " + taskId + "/" + contextId);
+        }
+    }
+
+    /** PROTOCOL (A2A §3.1.2 TaskArtifactUpdateEvent.append): append extends the parts of the same artifact id. */
+    private static Task withArtifact(Task task, TaskArtifactUpdateEvent u) {
+        Artifact incoming = u.getArtifact();
+        List<Artifact> artifacts = new ArrayList<>(task.getArtifactsList());
+        int at = -1;
+        for (int i = 0; i < artifacts.size(); i++) {
+            if (artifacts.get(i).getArtifactId().equals(incoming.getArtifactId())) {
+                at = i;
+                break;
+            }
+        }
+        if (at < 0) {
+            artifacts.add(incoming);
+        } else if (u.getAppend()) {
+            artifacts.set(at, artifacts.get(at).toBuilder().addAllParts(incoming.getPartsList()).build());
+        } else {
+            artifacts.set(at, incoming);
+        }
+        return task.toBuilder().clearArtifacts().addAllArtifacts(artifacts).build();
+    }
+
+    /**
+     * The executor returned or threw. A turn that left the task neither terminal nor interrupted
+     * is failed here (or canceled, when a cancel was asked for), so no task is left WORKING forever.
+     */
+    synchronized void finish(Throwable failure) {
+        if (finished) {
+            return;
+        }
+        if (current == null && answer == null) {
+            finished = true;
+            String why = failure != null
+                    ? "the agent failed before publishing anything: " + describe(failure)
+                    : "the agent (" + executorName + ") ended its turn without publishing a Task or a Message";
+            A2aException error = A2aError.INVALID_AGENT_RESPONSE.exception(why);
+            for (Subscription s : subscribers) {
+                s.fail(error);
+            }
+            subscribers.clear();
+            firstEvent.completeExceptionally(error);
+            turnEnded.completeExceptionally(error);
+            settled.complete(null);
+            return;
+        }
+        if (current != null && !TaskStates.endsTurn(current.getStatus().getState())) {
+            if (cancelRequested) {
+                status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
+            } else {
+                String why = failure != null ? "The agent failed: " + describe(failure)
+                        : "The agent stopped without finishing the task.";
+                status(TaskState.TASK_STATE_FAILED, agentText(why));
+            }
+        } else if (current != null && cancelRequested && TaskStates.isInterrupted(current.getStatus().getState())) {
+            // PROTOCOL (A2A §3.1.5): a cancel asked while the turn was parking the task still ends it CANCELED.
+            status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
+        }
+        finished = true;
+        turnEnded.complete(null);
+        settled.complete(null);
+        endSubscribers();
+    }
+
+    /** Adds a subscriber that first receives the current task snapshot (SubscribeToTask). */
+    synchronized Subscription subscribeWithSnapshot(java.util.function.UnaryOperator<Task> view) {
+        Subscription s = subscribe();
+        if (current != null) {
+            s.offer(StreamResponse.newBuilder().setTask(view.apply(current)).build());
+        }
+        // PEER (@a2a-js/sdk 1.2.0): a task already parked for input gets its snapshot and the stream closes.
+        if (finished || (current != null && current.getStatus().getState() == TaskState.TASK_STATE_INPUT_REQUIRED)) {
+            s.end();
+            subscribers.remove(s);
+        }
+        return s;
+    }
+
+    synchronized Subscription subscribe() {
+        Subscription[] holder = new Subscription[1];
+        Subscription s = new Subscription(() -> subscribers.remove(holder[0]));
+        holder[0] = s;
+        subscribers.add(s);
+        return s;
+    }
+
+    private void endSubscribers() {
+        for (Subscription s : subscribers) {
+            s.end();
+        }
+        subscribers.clear();
+    }
+
+    private IllegalStateException violation(String what) {
+        return new IllegalStateException("executor " + executorName + " " + what);
+    }
+
+    private Timestamp now() {
+        Instant i = clock.instant();
+        // PROTOCOL (A2A §5.5): timestamps print as RFC 3339; milliseconds are what peers show.
+        return Timestamp.newBuilder().setSeconds(i.getEpochSecond()).setNanos((i.getNano() / 1_000_000) * 1_000_000).build();
+    }
+
+    private static String kind(StreamResponse e) {
+        return switch (e.getPayloadCase()) {
+            case TASK -> "a Task";
+            case MESSAGE -> "a Message";
+            case STATUS_UPDATE -> "a status update (" + e.getStatusUpdate().getStatus().getState() + ")";
+            case ARTIFACT_UPDATE -> "an artifact update";
+            case PAYLOAD_NOT_SET -> "an empty event";
+        };
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+    }
+}

@@ -1,0 +1,46 @@
+package legate.cli;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+
+/**
+ * The public URL of a server and the path its JSON-RPC endpoint answers on. PUBLIC_URL may name
+ * another host and port (a proxy such as the tap in front of the server); its path is the path
+ * the server itself answers on, because a transparent proxy forwards paths unchanged.
+ */
+record ServerSetup(String host, String explicitUrl, String rpcPath) {
+
+    /** Null (after printing why) when PUBLIC_URL is not an absolute http(s) URL. */
+    static ServerSetup of(String host, int port, String publicUrl) {
+        if (publicUrl == null || publicUrl.isBlank()) {
+            return new ServerSetup(host, null, "/");
+        }
+        try {
+            URI uri = new URI(publicUrl.trim());
+            if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
+                System.err.println("legate: PUBLIC_URL must be an absolute http(s) URL, got " + publicUrl);
+                return null;
+            }
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            return new ServerSetup(host, uri.toString(), path);
+        } catch (URISyntaxException e) {
+            System.err.println("legate: PUBLIC_URL is not a URL: " + e.getMessage());
+            return null;
+        }
+    }
+
+    String publicUrl(int boundPort) {
+        if (explicitUrl != null) {
+            return explicitUrl;
+        }
+        return "http://" + hostForUrl(host) + ":" + boundPort + "/";
+    }
+
+    /** A wildcard bind has no address a client can dial; the loopback one is the honest default. */
+    static String hostForUrl(String host) {
+        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+            return "127.0.0.1";
+        }
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+}

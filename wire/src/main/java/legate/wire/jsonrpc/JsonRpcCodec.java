@@ -1,0 +1,131 @@
+package legate.wire.jsonrpc;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * Reads and writes JSON-RPC 2.0 envelopes. Reading is bounded (nesting depth, string length) so a
+ * hostile body costs a clear error, not the process; the caller bounds the byte length.
+ */
+public final class JsonRpcCodec {
+    /** Deeper JSON than this is refused: A2A messages nest a handful of levels, metadata a few more. */
+    public static final int MAX_NESTING_DEPTH = 64;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_NESTING_DEPTH)
+                    .maxStringLength(64 * 1024 * 1024)
+                    .build())
+            .build());
+
+    private JsonRpcCodec() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** Parses JSON text into a tree, mapping every parse failure to -32700 with a readable message. */
+    public static JsonNode parseTree(byte[] body) throws JsonRpcException {
+        try {
+            JsonNode node = MAPPER.readTree(body);
+            if (node == null || node.isMissingNode()) {
+                throw new JsonRpcException(JsonRpcError.PARSE_ERROR, "Parse error: the request body is empty");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new JsonRpcException(JsonRpcError.PARSE_ERROR, "Parse error: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new JsonRpcException(JsonRpcError.PARSE_ERROR, "Parse error: unreadable body");
+        }
+    }
+
+    /**
+     * The id member of a request object, as far as it can be trusted: used to answer even a request
+     * that fails validation. Returns a JSON null node when there is none or it is not a valid id.
+     */
+    public static JsonNode idOf(JsonNode tree) {
+        JsonNode id = tree != null && tree.isObject() ? tree.get("id") : null;
+        if (id != null && (id.isTextual() || id.isNumber())) {
+            return id;
+        }
+        return JsonNodeFactory.instance.nullNode();
+    }
+
+    /** Checks a parsed tree is a JSON-RPC 2.0 Request object (§4) and returns it as one. */
+    public static JsonRpcMessage.Request toRequest(JsonNode tree) throws JsonRpcException {
+        if (tree.isArray()) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: batch requests are not supported");
+        }
+        if (!tree.isObject()) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: the body must be a JSON object");
+        }
+        JsonNode version = tree.get("jsonrpc");
+        if (version == null || !version.isTextual() || !"2.0".equals(version.textValue())) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+        }
+        JsonNode method = tree.get("method");
+        if (method == null || !method.isTextual() || method.textValue().isEmpty()) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"method\" must be a non-empty string");
+        }
+        JsonNode id = tree.get("id");
+        if (id != null && !(id.isTextual() || id.isNumber() || id.isNull())) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"id\" must be a string, a number or null");
+        }
+        JsonNode params = tree.get("params");
+        return new JsonRpcMessage.Request(id, method.textValue(), params);
+    }
+
+    /** Serialises a successful response around an already-serialised result. */
+    public static String resultJson(JsonNode id, String resultJson) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson(id) + ",\"result\":" + resultJson + "}";
+    }
+
+    /** Serialises an error response. */
+    public static String errorJson(JsonNode id, JsonRpcError error) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("jsonrpc", "2.0");
+        root.set("id", id == null ? JsonNodeFactory.instance.nullNode() : id);
+        ObjectNode err = root.putObject("error");
+        err.put("code", error.code());
+        err.put("message", error.message());
+        if (error.data() != null) {
+            err.set("data", error.data());
+        }
+        return root.toString();
+    }
+
+    private static String idJson(JsonNode id) {
+        return id == null ? "null" : id.toString();
+    }
+
+    /** Reads a response envelope (client side). */
+    public static JsonRpcMessage.Response toResponse(JsonNode tree) throws JsonRpcException {
+        if (!tree.isObject()) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "not a JSON-RPC response object");
+        }
+        JsonNode error = tree.get("error");
+        if (error != null && !error.isNull()) {
+            if (!error.isObject()) {
+                throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "JSON-RPC \"error\" is not an object");
+            }
+            JsonNode code = error.get("code");
+            JsonNode message = error.get("message");
+            JsonNode data = error.get("data");
+            return new JsonRpcMessage.Response(tree.get("id"), null, new JsonRpcError(
+                    code != null && code.canConvertToInt() ? code.intValue() : JsonRpcError.INTERNAL_ERROR,
+                    message != null ? message.asText() : "", data));
+        }
+        JsonNode result = tree.get("result");
+        if (result == null) {
+            throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "JSON-RPC response has neither result nor error");
+        }
+        return new JsonRpcMessage.Response(tree.get("id"), result, null);
+    }
+}
