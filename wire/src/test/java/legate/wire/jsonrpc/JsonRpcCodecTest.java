@@ -1,0 +1,67 @@
+package legate.wire.jsonrpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** JSON-RPC 2.0 §4-§5 envelope rules, and the bounds that keep a hostile body cheap. */
+class JsonRpcCodecTest {
+
+    private static JsonNode tree(String json) throws JsonRpcException {
+        return JsonRpcCodec.parseTree(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void malformedJsonIsAParseError() {
+        assertThatThrownBy(() -> tree("{\"jsonrpc\":"))
+                .isInstanceOf(JsonRpcException.class)
+                .satisfies(e -> assertThat(((JsonRpcException) e).code()).isEqualTo(-32700));
+    }
+
+    @Test
+    void deeplyNestedJsonIsRefusedAsAParseError() {
+        String deep = "[".repeat(10_000) + "]".repeat(10_000);
+        assertThatThrownBy(() -> tree(deep))
+                .isInstanceOf(JsonRpcException.class)
+                .satisfies(e -> assertThat(((JsonRpcException) e).code()).isEqualTo(-32700));
+    }
+
+    @Test
+    void theIdIsEchoedAsItsOwnJsonType() throws JsonRpcException {
+        assertThat(JsonRpcCodec.resultJson(JsonRpcCodec.idOf(tree("{\"id\":7}")), "{}")).contains("\"id\":7,");
+        assertThat(JsonRpcCodec.resultJson(JsonRpcCodec.idOf(tree("{\"id\":\"7\"}")), "{}")).contains("\"id\":\"7\",");
+        assertThat(JsonRpcCodec.idOf(tree("{\"id\":{\"x\":1}}")).isNull()).isTrue();
+    }
+
+    @Test
+    void aRequestNeedsVersionTwoAndAMethod() {
+        assertThatThrownBy(() -> JsonRpcCodec.toRequest(tree("{\"id\":1,\"method\":\"GetTask\"}")))
+                .satisfies(e -> assertThat(((JsonRpcException) e).code()).isEqualTo(-32600));
+        assertThatThrownBy(() -> JsonRpcCodec.toRequest(tree("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}")))
+                .satisfies(e -> assertThat(((JsonRpcException) e).code()).isEqualTo(-32600));
+        assertThatThrownBy(() -> JsonRpcCodec.toRequest(tree("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}]")))
+                .satisfies(e -> assertThat(((JsonRpcException) e).getMessage()).contains("batch"));
+        assertThatThrownBy(() -> JsonRpcCodec.toRequest(tree("{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"a\"}")))
+                .satisfies(e -> assertThat(((JsonRpcException) e).code()).isEqualTo(-32600));
+    }
+
+    @Test
+    void aRequestWithoutIdIsANotification() throws JsonRpcException {
+        assertThat(JsonRpcCodec.toRequest(tree("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}")).isNotification()).isTrue();
+        assertThat(JsonRpcCodec.toRequest(tree("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"a\"}")).isNotification()).isFalse();
+    }
+
+    @Test
+    void errorResponsesCarryCodeMessageAndData() throws JsonRpcException {
+        String json = JsonRpcCodec.errorJson(null, new JsonRpcError(-32001, "Task not found: x",
+                JsonRpcCodec.mapper().createArrayNode().add("d")));
+        JsonRpcMessage.Response r = JsonRpcCodec.toResponse(tree(json));
+        assertThat(r.isError()).isTrue();
+        assertThat(r.error().code()).isEqualTo(-32001);
+        assertThat(r.error().message()).isEqualTo("Task not found: x");
+        assertThat(r.error().data().get(0).asText()).isEqualTo("d");
+    }
+}
