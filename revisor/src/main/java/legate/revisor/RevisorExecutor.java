@@ -36,17 +36,20 @@ public final class RevisorExecutor implements AgentExecutor {
 
     @Override
     public void execute(RequestContext context, EventSink events) throws InterruptedException {
-        // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included.
-        events.task(context.initialTask());
-        String text = textOf(context.message());
-        if (text.isBlank()) {
-            // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task open; a reply with this taskId resumes it.
-            events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText(
-                    "Send me some text and I will count its words, characters and sentences."));
-            return;
-        }
+        // DEFECT: the latch was once registered after the Task was published; a client that
+        // canceled as soon as it learned the task id (returnImmediately) found no turn to stop, and
+        // the task worked on. The turn is cancelable before anyone can know its id.
         CountDownLatch cancel = running.computeIfAbsent(context.taskId(), id -> new CountDownLatch(1));
         try {
+            // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included.
+            events.task(context.initialTask());
+            String text = textOf(context.message());
+            if (text.isBlank()) {
+                // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task open; a reply with this taskId resumes it.
+                events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText(
+                        "Send me some text and I will count its words, characters and sentences."));
+                return;
+            }
             events.status(TaskState.TASK_STATE_WORKING, events.agentText("Counting words, characters and sentences…"));
             if (canceledDuring(cancel)) {
                 events.status(TaskState.TASK_STATE_CANCELED, events.agentText("Canceled before counting."));
