@@ -1,0 +1,135 @@
+package legate.cli;
+
+import java.io.Console;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import legate.tap.ExchangeListener;
+import legate.tap.ExchangeLog;
+import legate.tap.TapConfig;
+import legate.tap.TapProxy;
+import legate.tap.WirePrinter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code legate tap}: the wire tap, a transparent proxy in front of an agent that prints every exchange. */
+@Command(name = "tap", mixinStandardHelpOptions = true,
+        description = {"Print A2A traffic as it passes, through a transparent proxy in front of an agent.",
+                "Each request and response is printed with the headers that matter and its body laid out, each SSE "
+                + "frame the moment it is forwarded; nothing is buffered or changed on the way.",
+                "Clients must dial the tap, so start the agent with PUBLIC_URL set to the tap's URL:",
+                "  PUBLIC_URL=http://localhost:41242/ legate agent",
+                "  legate tap",
+                "  AGENT_URL=http://localhost:41242 legate client",
+                "Each option can also be set by the environment variable named in brackets, or in a .env file."})
+final class TapCommand implements Callable<Integer> {
+    enum ColourMode { auto, always, never }
+
+    @Option(names = "--host", descriptionKey = "TAP_HOST", defaultValue = TapConfig.DEFAULT_HOST,
+            description = "Address to bind [TAP_HOST] (default: ${DEFAULT-VALUE}; the tap is a second door into an "
+                    + "agent that authenticates nobody, so loopback).")
+    String host;
+
+    @Option(names = "--port", descriptionKey = "TAP_PORT", defaultValue = "" + TapConfig.DEFAULT_PORT,
+            description = "Port to listen on, 0 for any free port [TAP_PORT] (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--target", descriptionKey = "TARGET_URL", defaultValue = TapConfig.DEFAULT_TARGET,
+            description = "Origin of the agent to forward to; paths pass through unchanged [TARGET_URL] "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String target;
+
+    @Option(names = "--log", descriptionKey = "TAP_LOG", paramLabel = "FILE",
+            description = "Also append every exchange to FILE as JSON Lines, one event per line [TAP_LOG].")
+    Path log;
+
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            description = "Colour the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: on a terminal, "
+                    + "unless NO_COLOR is set).")
+    ColourMode colour;
+
+    @Override
+    public Integer call() throws Exception {
+        TapConfig config;
+        try {
+            config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES);
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate tap: " + e.getMessage());
+            return 2;
+        }
+        WirePrinter printer = new WirePrinter(System.out, switch (colour) {
+            case always -> true;
+            case never -> false;
+            case auto -> System.getenv("NO_COLOR") == null && isTerminal();
+        });
+        List<ExchangeListener> listeners = new ArrayList<>(List.of(printer));
+        ExchangeLog exchangeLog = null;
+        if (log != null) {
+            try {
+                exchangeLog = ExchangeLog.open(log);
+            } catch (IOException e) {
+                System.err.println("legate tap: cannot open the log " + log + ": " + e.getMessage());
+                return 1;
+            }
+            listeners.add(exchangeLog);
+        }
+        TapProxy tap = new TapProxy(config, listeners, Clock.systemUTC());
+        try {
+            tap.start();
+        } catch (IOException e) {
+            System.err.println("legate tap: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+            closeQuietly(exchangeLog);
+            return 1;
+        }
+        printer.note("legate tap: " + tap.url() + " -> " + config.target()
+                + (log != null ? " (logging to " + log + ")" : ""));
+        printer.note("legate tap: clients must dial the tap; the agent's card must say so (PUBLIC_URL=" + tap.url() + ")");
+        CountDownLatch stopped = new CountDownLatch(1);
+        ExchangeLog logToClose = exchangeLog;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                tap.stop();
+            } catch (Exception ignored) {
+                // shutting down anyway
+            }
+            closeQuietly(logToClose);
+            stopped.countDown();
+        }, "legate-tap-shutdown"));
+        tap.join();
+        stopped.await();
+        return 0;
+    }
+
+    private static void closeQuietly(ExchangeLog log) {
+        if (log != null) {
+            try {
+                log.close();
+            } catch (IOException ignored) {
+                // the last lines were flushed as they were written
+            }
+        }
+    }
+
+    /**
+     * Whether standard output is a terminal. From JDK 22 on, System.console() exists even when
+     * output is redirected and {@code Console.isTerminal()} tells; on JDK 21 a console means a terminal.
+     */
+    private static boolean isTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
+    }
+}

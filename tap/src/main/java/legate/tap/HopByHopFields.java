@@ -1,0 +1,34 @@
+package legate.tap;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The hop-by-hop header fields of one HTTP/1.1 message (RFC 9110 §7.6.1): they describe a single
+ * connection, so a proxy drops them and lets each side of it frame its own connection. Every other
+ * field is end-to-end and passes through the tap unchanged.
+ */
+final class HopByHopFields {
+    // PROTOCOL (RFC 9110 §7.6.1, RFC 9112 §6.1): these always belong to the connection, plus any
+    // field the message's Connection header names.
+    private static final Set<String> ALWAYS = Set.of("connection", "proxy-connection", "keep-alive", "te", "trailer",
+            "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization");
+
+    private final Set<String> named = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+    /** @param connectionValues the values of the message's Connection header fields */
+    HopByHopFields(Iterable<String> connectionValues) {
+        for (String value : connectionValues) {
+            for (String token : value.split(",")) {
+                if (!token.isBlank()) {
+                    named.add(token.trim());
+                }
+            }
+        }
+    }
+
+    boolean contains(String name) {
+        return ALWAYS.contains(name.toLowerCase(Locale.ROOT)) || named.contains(name);
+    }
+}

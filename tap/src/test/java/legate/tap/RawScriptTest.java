@@ -1,0 +1,117 @@
+package legate.tap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
+import legate.revisor.RevisorCard;
+import legate.revisor.RevisorExecutor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code scripts/raw.sh}, run as a person would run it, against our server with Revisor. */
+class RawScriptTest {
+    private static final Duration RUN_LIMIT = Duration.ofSeconds(90);
+    private static final Path SCRIPT = SourceTree.root().resolve("scripts/raw.sh");
+
+    private static AgentServer agent;
+    private static String agentUrl;
+
+    @BeforeAll
+    static void startAgent() throws Exception {
+        agent = AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
+                new RevisorExecutor(Duration.ofMillis(20)));
+        agentUrl = "http://127.0.0.1:" + agent.start();
+    }
+
+    @AfterAll
+    static void stopAgent() throws Exception {
+        agent.stop();
+    }
+
+    // Rule: raw.sh shows what it claims, step by step: the card, -32009 without A2A-Version, the
+    // whole Task, SSE frames, and GetTask finding the task of step 3 after its call ended.
+    @Test
+    void rawScriptWalksTheProtocolAgainstOurServer() throws Exception {
+        ChildProcess run = ChildProcess.run(List.of("bash", SCRIPT.toString()), SCRIPT.getParent(),
+                Map.of("AGENT", agentUrl), RUN_LIMIT);
+
+        assertShowsEveryStep(run);
+    }
+
+    // Rule: raw.sh needs nothing but bash and curl; without jq or python3 it prints JSON as it came.
+    @Test
+    void rawScriptNeedsOnlyBashAndCurl() throws Exception {
+        Path bin = Files.createTempDirectory("raw-sh-path");
+        Path bash = Files.createSymbolicLink(bin.resolve("bash"), onPath("bash"));
+        Path curl = Files.createSymbolicLink(bin.resolve("curl"), onPath("curl"));
+        try {
+            ChildProcess run = ChildProcess.run(List.of(bash.toString(), SCRIPT.toString()), SCRIPT.getParent(),
+                    Map.of("AGENT", agentUrl, "PATH", bin.toString()), RUN_LIMIT);
+
+            assertShowsEveryStep(run);
+            assertThat(run.output()).contains("{\"jsonrpc\":\"2.0\",\"id\":\"raw-3\",\"result\":{\"task\":{");
+        } finally {
+            Files.delete(bash);
+            Files.delete(curl);
+            Files.delete(bin);
+        }
+    }
+
+    // Rule: raw.sh fails loudly, naming the step, when the agent is not there.
+    @Test
+    void rawScriptExitsNonZeroWhereNothingListens() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+
+        ChildProcess run = ChildProcess.run(List.of("bash", SCRIPT.toString()), SCRIPT.getParent(),
+                Map.of("AGENT", "http://127.0.0.1:" + closedPort), RUN_LIMIT);
+
+        assertThat(run.exitCode()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("step 1 failed").doesNotContain("all 5 steps");
+    }
+
+    private static void assertShowsEveryStep(ChildProcess run) {
+        String out = run.output();
+        assertThat(run.exitCode()).as("raw.sh output:\n%s", out).isZero();
+        assertThat(out).contains("\"supportedInterfaces\"", "-32009", "TASK_STATE_COMPLETED", "all 5 steps");
+        Matcher id = Pattern.compile("task id: ([0-9a-f-]{36})").matcher(out);
+        assertThat(id.find()).as("step 3 names its task id:\n%s", out).isTrue();
+        String step4 = section(out, "== 4.", "== 5.");
+        assertThat(step4.lines().filter(l -> l.startsWith("-- frame ")).count()).as(step4).isGreaterThanOrEqualTo(4);
+        assertThat(step4).contains("\"statusUpdate\"", "\"artifactUpdate\"");
+        String step5 = section(out, "== 5.", "all 5 steps");
+        assertThat(step5).contains("\"id\"", id.group(1), "TASK_STATE_COMPLETED").doesNotContain("\"error\"");
+    }
+
+    private static String section(String out, String from, String to) {
+        int start = out.indexOf(from);
+        int end = out.indexOf(to, start);
+        assertThat(start).as("section %s in:\n%s", from, out).isNotNegative();
+        return out.substring(start, end < 0 ? out.length() : end);
+    }
+
+    private static Path onPath(String program) {
+        for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
+            Path p = Path.of(dir, program);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        throw new IllegalStateException(program + " is not on PATH");
+    }
+}
