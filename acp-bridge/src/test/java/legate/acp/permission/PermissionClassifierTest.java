@@ -1,0 +1,181 @@
+package legate.acp.permission;
+
+import static legate.acp.permission.PermissionVerdictTest.CLAUDE;
+import static legate.acp.permission.PermissionVerdictTest.CODEX_PATCH;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The built-in supervisor's table (README, "Permissions"), both directions for each tool kind. The
+ * bridge decides; the A2A caller is never asked, and a refusal's reason is what the caller reads.
+ */
+class PermissionClassifierTest {
+
+    static final List<PermissionOption> CLAUDE_EXIT_PLAN = List.of(
+            new PermissionOption("bypassPermissions", "Yes, and bypass permissions", "allow_always"),
+            new PermissionOption("acceptEdits", "Yes, and auto-accept edits", "allow_always"),
+            new PermissionOption("default", "Yes, and manually approve edits", "allow_once"),
+            new PermissionOption("plan", "No, keep planning", "reject_once"));
+
+    @TempDir
+    Path tmp;
+
+    Path rootDir;
+    Path outside;
+    SessionRoot given;
+    SessionRoot ours;
+    final PermissionClassifier claude = new PermissionClassifier("default", false);
+
+    @BeforeEach
+    void layout() throws IOException {
+        Path base = tmp.toRealPath();
+        rootDir = Files.createDirectories(base.resolve("work/root"));
+        outside = Files.createDirectory(base.resolve("outside"));
+        Files.createDirectory(base.resolve("work/root-evil"));
+        Files.createSymbolicLink(rootDir.resolve("escape"), outside);
+        given = SessionRoot.given(rootDir);
+        ours = SessionRoot.createIn(base.resolve("sandboxes"));
+    }
+
+    static PermissionRequest request(String kind, List<String> paths, List<PermissionOption> options) {
+        return new PermissionRequest("s1", "call-1", "Tool title", kind, paths, options, null);
+    }
+
+    static PermissionVerdict explained(PermissionVerdict verdict) {
+        // Rule: every verdict carries a human reason; refusals reach the A2A caller.
+        assertThat(verdict.reason()).isNotBlank();
+        return verdict;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"read", "search", "think"})
+    void readingKindsAreAllowedEvenInAGivenDirectory(String kind) {
+        PermissionVerdict verdict = explained(claude.decide(
+                request(kind, List.of(outside.resolve("x").toString()), CLAUDE), given));
+        assertThat(verdict.allowed()).isTrue();
+        assertThat(verdict.optionId()).isEqualTo("allow");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"edit", "delete", "move"})
+    void fileChangesInsideTheRootAreAllowed(String kind) {
+        PermissionVerdict verdict = explained(claude.decide(
+                request(kind, List.of(rootDir.resolve("src/A.java").toString(), "..notes", "docs/new.md"), CLAUDE),
+                given));
+        assertThat(verdict.allowed()).isTrue();
+        assertThat(verdict.optionId()).isEqualTo("allow");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"edit", "delete", "move"})
+    void fileChangesOutsideTheRootAreRefusedInEverySpelling(String kind) {
+        List<String> spellings = List.of("../x", "a/../../x", outside.resolve("x").toString(),
+                rootDir + "-evil/x", "escape/x", "escape/new-dir/new-file");
+        for (String path : spellings) {
+            PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(path), CLAUDE), given));
+            assertThat(verdict.allowed()).as(path).isFalse();
+            assertThat(verdict.optionId()).as(path).isEqualTo("reject");
+        }
+    }
+
+    @Test
+    void oneOutsidePathRefusesTheWholeCallAndTheReasonNamesItAndTheRoot() {
+        PermissionVerdict verdict = explained(claude.decide(
+                request("edit", List.of("inside.txt", "../../elsewhere.txt"), CLAUDE), given));
+        assertThat(verdict.allowed()).isFalse();
+        assertThat(verdict.reason()).contains("../../elsewhere.txt").contains(rootDir.toString());
+    }
+
+    @Test
+    void aFileChangeThatNamesNoFileIsAllowedOnlyInOurSandbox() {
+        assertThat(explained(claude.decide(request("edit", List.of(), CLAUDE), ours)).allowed()).isTrue();
+        PermissionVerdict refused = explained(claude.decide(request("delete", List.of(), CLAUDE), given));
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.optionId()).isEqualTo("reject");
+    }
+
+    @Test
+    void aRefusedCodexPatchIsAnsweredWithItsOnlyRefusal() {
+        // PEER (codex-acp): a patch offers approved/abort only; the refusal must still use an offered id.
+        PermissionVerdict verdict = claude.decide(request("edit", List.of("/etc/passwd"), CODEX_PATCH), ours);
+        assertThat(verdict.optionId()).isEqualTo("abort");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"execute", "fetch", "other", "teleport", ""})
+    void actionsAreAllowedInOurSandbox(String kind) {
+        PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(), CLAUDE), ours));
+        assertThat(verdict.allowed()).isTrue();
+        assertThat(verdict.optionId()).isEqualTo("allow");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"execute", "fetch", "other", "teleport", ""})
+    void actionsAreRefusedInAGivenDirectoryAndTheReasonSaysHowToAllowThem(String kind) {
+        // Rule: unknown kinds are handled as "other", which is refused here too.
+        PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(), CLAUDE), given));
+        assertThat(verdict.allowed()).isFalse();
+        assertThat(verdict.optionId()).isEqualTo("reject");
+        assertThat(verdict.reason()).contains("ACP_ALLOW_EXECUTE=true");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"execute", "fetch", "other", "teleport"})
+    void allowExecuteAllowsActionsInAGivenDirectory(String kind) {
+        PermissionClassifier permissive = new PermissionClassifier("default", true);
+        PermissionVerdict verdict = explained(permissive.decide(request(kind, List.of(), CLAUDE), given));
+        assertThat(verdict.allowed()).isTrue();
+        assertThat(verdict.reason()).contains("ACP_ALLOW_EXECUTE");
+    }
+
+    @Test
+    void allowExecuteDoesNotWidenFileChanges() {
+        PermissionClassifier permissive = new PermissionClassifier("default", true);
+        assertThat(permissive.decide(request("edit", List.of("../x"), CLAUDE), given).allowed()).isFalse();
+    }
+
+    @Test
+    void claudeLeavingPlanModeMayOnlyGoBackIntoTheSupervisedMode() {
+        // PEER (claude-agent-acp): ExitPlanMode's option ids are the modes; "default" is the supervised one,
+        // so "acceptEdits" and "bypassPermissions" must not be chosen although they allow.
+        PermissionVerdict verdict = explained(claude.decide(request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), given));
+        assertThat(verdict.allowed()).isTrue();
+        assertThat(verdict.optionId()).isEqualTo("default");
+    }
+
+    @Test
+    void aSwitchWhoseOptionsDoNotLeadToTheSupervisedModeIsRefused() {
+        PermissionClassifier codex = new PermissionClassifier("read-only", false);
+        PermissionVerdict verdict = explained(codex.decide(request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), ours));
+        assertThat(verdict.allowed()).isFalse();
+        assertThat(verdict.optionId()).isEqualTo("plan");
+        assertThat(verdict.reason()).contains("read-only");
+    }
+
+    @Test
+    void aSwitchNamingItsTargetModeIsAllowedOnlyIntoTheSupervisedMode() {
+        PermissionClassifier codex = new PermissionClassifier("read-only", false);
+        PermissionRequest back = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "read-only");
+        PermissionRequest up = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "full-access");
+        assertThat(explained(codex.decide(back, given)).optionId()).isEqualTo("allow");
+        PermissionVerdict refused = explained(codex.decide(up, ours));
+        assertThat(refused.optionId()).isEqualTo("reject");
+        assertThat(refused.reason()).contains("full-access").contains("read-only");
+    }
+
+    @Test
+    void anAgentWithoutASupervisedModeMayNotSwitch() {
+        PermissionClassifier modeless = new PermissionClassifier(null, true);
+        PermissionRequest request = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "default");
+        assertThat(explained(modeless.decide(request, ours)).allowed()).isFalse();
+    }
+}
