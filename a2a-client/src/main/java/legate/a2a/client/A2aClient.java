@@ -1,0 +1,226 @@
+package legate.a2a.client;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import legate.a2a.client.internal.A2aMethod;
+import legate.a2a.client.internal.HttpExchange;
+import legate.a2a.client.internal.JsonRpcTransport;
+import legate.a2a.client.internal.Transport;
+import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.AgentInterface;
+import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.ListTasksResponse;
+import lf.a2a.v1.SendMessageConfiguration;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.SendMessageResponse;
+import lf.a2a.v1.SubscribeToTaskRequest;
+import lf.a2a.v1.Task;
+
+/**
+ * A client of one A2A v1.0 agent: discovers the agent from its card, dials the interface the card
+ * advertises and calls the protocol's task operations there.
+ *
+ * <p>Discovery hardcodes neither the address nor the binding. {@link #connect} reads
+ * {@code /.well-known/agent-card.json} under the base URL, picks the first interface the
+ * {@link ClientConfig#bindings()} can speak, and sends every call to <em>that interface's URL</em>,
+ * which may differ from where the card came from (a proxy such as {@code legate tap} named by
+ * PUBLIC_URL, another host, another path).
+ *
+ * <p>One {@link HttpClient} per A2aClient, shared by every call and stream and closed by
+ * {@link #close()}: an HttpClient owns a selector thread and a pool of kept-alive connections, so
+ * one per call would pay a TCP handshake per request and leave threads behind until garbage
+ * collection; one per process would tie every client's timeouts and lifetime together.
+ *
+ * <p>Every failure is an {@link A2aClientException}: an error the agent answered with
+ * ({@link AgentErrorException}), a failed exchange ({@link TransportException}), an answer that is
+ * not A2A ({@link InvalidResponseException}) or a failed discovery ({@link AgentCardException}).
+ * Thread-safe; streams block the calling thread and deliver events to a {@link StreamListener}.
+ */
+public final class A2aClient implements AutoCloseable {
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+    private final HttpClient http;
+    private final AgentCard card;
+    private final AgentInterface endpoint;
+    private final Transport transport;
+    private final ClientConfig config;
+
+    private A2aClient(HttpClient http, AgentCard card, URI cardUrl, ClientConfig config) {
+        this.http = http;
+        this.card = card;
+        this.config = config;
+        this.endpoint = Binding.choose(card, config.bindings());
+        URI url = interfaceUrl(endpoint, cardUrl);
+        // Binding.IMPLEMENTED holds JSONRPC only, so ClientConfig admits no other binding yet.
+        this.transport = new JsonRpcTransport(new HttpExchange(http, config.headers()), url);
+    }
+
+    /** Discovers the agent at {@code baseUrl} with the default configuration. */
+    public static A2aClient connect(URI baseUrl) {
+        return connect(baseUrl, ClientConfig.defaults());
+    }
+
+    /**
+     * Fetches the card under {@code baseUrl} and prepares calls to the interface it advertises.
+     *
+     * @throws TransportException when the card cannot be fetched (refused, timed out)
+     * @throws AgentCardException when there is no card or no interface this client speaks
+     */
+    public static A2aClient connect(URI baseUrl, ClientConfig config) {
+        HttpClient http = newHttpClient(config);
+        try {
+            AgentCard card = new CardResolver(new HttpExchange(http, config.headers()), config.cardTimeout()).fetch(baseUrl);
+            return new A2aClient(http, card, CardResolver.cardUrl(baseUrl), config);
+        } catch (RuntimeException e) {
+            http.close();
+            throw e;
+        }
+    }
+
+    /** A client for a card obtained some other way (a registry, configuration); its interface URLs must be absolute. */
+    public static A2aClient forCard(AgentCard card, ClientConfig config) {
+        HttpClient http = newHttpClient(config);
+        try {
+            return new A2aClient(http, card, null, config);
+        } catch (RuntimeException e) {
+            http.close();
+            throw e;
+        }
+    }
+
+    public AgentCard card() {
+        return card;
+    }
+
+    /** The interface of the card this client dials. */
+    public AgentInterface endpoint() {
+        return endpoint;
+    }
+
+    /** SendMessage, blocking: answers once the task is terminal or interrupted, or with the agent's Message. */
+    public SendMessageResponse send(lf.a2a.v1.Message message) {
+        return send(SendMessageRequest.newBuilder().setMessage(message).build());
+    }
+
+    /**
+     * SendMessage with {@code returnImmediately}: answers as soon as the task exists, usually
+     * SUBMITTED; follow it with {@link #subscribe} or {@link #getTask}.
+     */
+    public SendMessageResponse sendNonBlocking(lf.a2a.v1.Message message) {
+        return send(SendMessageRequest.newBuilder().setMessage(message)
+                .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build());
+    }
+
+    /**
+     * SendMessage as given. PROTOCOL (A2A §3.2.2): blocking unless returnImmediately is set, so only
+     * a non-blocking send is bounded by {@link ClientConfig#callTimeout()}.
+     */
+    public SendMessageResponse send(SendMessageRequest request) {
+        Duration bound = request.getConfiguration().getReturnImmediately() ? config.callTimeout() : null;
+        return transport.call(A2aMethod.SEND_MESSAGE, withTenant(request), SendMessageResponse.newBuilder(), bound).build();
+    }
+
+    /** SendStreamingMessage: each event reaches the listener as it arrives; returns when the stream ends. */
+    public StreamEnd stream(lf.a2a.v1.Message message, StreamListener listener) {
+        return stream(SendMessageRequest.newBuilder().setMessage(message).build(), listener);
+    }
+
+    public StreamEnd stream(SendMessageRequest request, StreamListener listener) {
+        return transport.stream(A2aMethod.SEND_STREAMING_MESSAGE, withTenant(request), listener);
+    }
+
+    /** GetTask with the agent's default history. */
+    public Task getTask(String taskId) {
+        return getTask(GetTaskRequest.newBuilder().setId(taskId).build());
+    }
+
+    public Task getTask(GetTaskRequest request) {
+        return transport.call(A2aMethod.GET_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
+    }
+
+    /** CancelTask: the task as it is once canceled. */
+    public Task cancelTask(String taskId) {
+        return cancelTask(CancelTaskRequest.newBuilder().setId(taskId).build());
+    }
+
+    public Task cancelTask(CancelTaskRequest request) {
+        return transport.call(A2aMethod.CANCEL_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
+    }
+
+    /** ListTasks, one page; follow {@code nextPageToken} (empty on the last page) for more. */
+    public ListTasksResponse listTasks(ListTasksRequest request) {
+        return transport.call(A2aMethod.LIST_TASKS, withTenant(request), ListTasksResponse.newBuilder(),
+                config.callTimeout()).build();
+    }
+
+    /**
+     * SubscribeToTask: a snapshot of the task first (A2A §3.1.6), then its live events until the
+     * turn ends or the agent closes the stream.
+     */
+    public StreamEnd subscribe(String taskId, StreamListener listener) {
+        return transport.stream(A2aMethod.SUBSCRIBE_TO_TASK,
+                withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()), listener);
+    }
+
+    /**
+     * Releases the HttpClient at once: its connections close, and a call or stream still running on
+     * another thread ends with a {@link TransportException}. (HttpClient.close() would instead wait
+     * for them, and a stream has no bound.)
+     */
+    @Override
+    public void close() {
+        http.shutdownNow();
+        try {
+            http.awaitTermination(CLOSE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * PROTOCOL (A2A §8.3.2, v1.0.1): when the chosen interface names a tenant, the client copies it
+     * into every request's {@code tenant} field; a tenant the caller set explicitly is kept.
+     */
+    private <M extends Message> M withTenant(M request) {
+        String tenant = endpoint.getTenant();
+        FieldDescriptor field = request.getDescriptorForType().findFieldByName("tenant");
+        if (tenant.isEmpty() || field == null || !((String) request.getField(field)).isEmpty()) {
+            return request;
+        }
+        @SuppressWarnings("unchecked")
+        M stamped = (M) request.toBuilder().setField(field, tenant).build();
+        return stamped;
+    }
+
+    private static HttpClient newHttpClient(ClientConfig config) {
+        return HttpClient.newBuilder()
+                .connectTimeout(config.connectTimeout())
+                // Agents on plain http are HTTP/1.1; the h2c upgrade attempt only adds headers that
+                // proxies on the way (the tap) would have to pass through.
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
+    }
+
+    private static URI interfaceUrl(AgentInterface chosen, URI cardUrl) {
+        try {
+            URI url = new URI(chosen.getUrl().strip());
+            if (url.isAbsolute()) {
+                return url;
+            }
+            if (cardUrl != null) {
+                return cardUrl.resolve(url);
+            }
+            throw new AgentCardException("the card's interface URL " + chosen.getUrl() + " is not absolute", List.of(chosen));
+        } catch (URISyntaxException e) {
+            throw new AgentCardException("the card's interface URL is not a URL: " + chosen.getUrl(), List.of(chosen));
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package legate.a2a.client;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How an {@link A2aClient} talks to agents.
+ *
+ * @param connectTimeout bound on opening a TCP connection, for every call
+ * @param cardTimeout bound on fetching the Agent Card, the whole exchange
+ * @param callTimeout bound on the calls the agent answers without waiting for a turn to end: GetTask,
+ *     ListTasks, CancelTask and a SendMessage with returnImmediately. A blocking SendMessage and the
+ *     streams have no bound, because a turn of a real agent may take minutes
+ * @param bindings what this client may dial, checked against the card in the card's order
+ * @param headers extra headers on every request, such as {@code Authorization} (A2A §7.3)
+ */
+public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
+                           List<Binding> bindings, Map<String, String> headers) {
+
+    public ClientConfig {
+        requirePositive(connectTimeout, "connectTimeout");
+        requirePositive(cardTimeout, "cardTimeout");
+        requirePositive(callTimeout, "callTimeout");
+        bindings = List.copyOf(bindings);
+        if (bindings.isEmpty()) {
+            throw new IllegalArgumentException("a client needs at least one binding to dial");
+        }
+        for (Binding b : bindings) {
+            if (Binding.IMPLEMENTED.stream().noneMatch(b.protocolBinding()::equalsIgnoreCase)) {
+                throw new IllegalArgumentException("this client has no transport for " + b
+                        + "; it implements " + Binding.IMPLEMENTED);
+            }
+        }
+        headers = Map.copyOf(headers);
+    }
+
+    /** Connect and card within 10 s, other bounded calls within 60 s, JSON-RPC 1.0, no extra headers. */
+    public static ClientConfig defaults() {
+        return new ClientConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60),
+                List.of(Binding.JSONRPC_1_0), Map.of());
+    }
+
+    public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {
+        return new ClientConfig(connect, card, call, bindings, headers);
+    }
+
+    public ClientConfig withHeader(String name, String value) {
+        Map<String, String> all = new LinkedHashMap<>(headers);
+        all.put(name, value);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all);
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be a positive duration");
+        }
+    }
+}

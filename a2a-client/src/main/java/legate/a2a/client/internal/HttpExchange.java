@@ -1,0 +1,104 @@
+package legate.a2a.client.internal;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import legate.a2a.client.TransportException;
+import legate.a2a.model.A2aHeaders;
+import legate.a2a.model.LegateVersion;
+
+/**
+ * One HTTP exchange with an agent over the client's shared HttpClient: stamps the headers every A2A
+ * request carries, waits with an optional bound on the whole exchange, and turns every I/O failure
+ * into a {@link TransportException}.
+ */
+public final class HttpExchange {
+    private static final String USER_AGENT = "legate/" + LegateVersion.get();
+
+    private final HttpClient http;
+    private final Map<String, String> headers;
+
+    public HttpExchange(HttpClient http, Map<String, String> headers) {
+        this.http = http;
+        this.headers = headers;
+    }
+
+    /**
+     * A request builder for {@code uri} with the service parameters set. PROTOCOL (A2A §3.6): a
+     * client sends {@code A2A-Version} on every request, the card fetch included, because an absent
+     * header means 0.3 and a 1.0-only server refuses it (PEER @a2a-js/sdk 1.2.0: -32009, HTTP 500).
+     */
+    public HttpRequest.Builder request(URI uri) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .header(A2aHeaders.VERSION, A2aHeaders.PROTOCOL_VERSION)
+                .header("User-Agent", USER_AGENT);
+        headers.forEach(b::header);
+        return b;
+    }
+
+    /**
+     * Sends and reads the whole body, within {@code bound} when it is not null (the timer covers the
+     * body too, which the JDK's per-request timeout does not).
+     */
+    public HttpResponse<byte[]> send(HttpRequest request, Duration bound) {
+        CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        try {
+            return bound == null ? call.get() : call.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new TransportException(TransportException.Kind.TIMED_OUT, request.uri(),
+                    "no answer from " + request.uri() + " within " + seconds(bound), e);
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            Thread.currentThread().interrupt();
+            throw interrupted(request.uri(), e);
+        } catch (ExecutionException e) {
+            throw failure(e.getCause(), request.uri());
+        }
+    }
+
+    /** Sends and returns as soon as the headers arrive; the body is read as it comes, with no bound. */
+    public HttpResponse<java.io.InputStream> open(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw TransportException.of(e, request.uri());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw interrupted(request.uri(), e);
+        }
+    }
+
+    /** The media type of a response without parameters, lower-case; "" when there is none. */
+    public static String mediaType(HttpResponse<?> response) {
+        String type = response.headers().firstValue("Content-Type").orElse("");
+        return type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    }
+
+    static TransportException interrupted(URI uri, InterruptedException e) {
+        return new TransportException(TransportException.Kind.INTERRUPTED, uri, "interrupted while waiting for " + uri, e);
+    }
+
+    private static RuntimeException failure(Throwable cause, URI uri) {
+        if (cause instanceof IOException io) {
+            return TransportException.of(io, uri);
+        }
+        if (cause instanceof RuntimeException r) {
+            return r;
+        }
+        return new IllegalStateException(cause);
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+}

@@ -1,0 +1,222 @@
+package legate.cli;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import legate.a2a.client.A2aClient;
+import legate.a2a.client.A2aClientException;
+import legate.a2a.client.AgentCardException;
+import legate.a2a.client.AgentErrorException;
+import legate.a2a.client.InvalidResponseException;
+import legate.a2a.client.TransportException;
+import legate.a2a.client.UserMessage;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.TaskState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code legate client}: an A2A v1.0 client for people and scripts. Without a subcommand it runs
+ * the demonstration ({@link ClientDemo}); the subcommands are the protocol's task operations.
+ * Every failure ends in one line on standard error and an exit code from {@link ClientExit}, never
+ * a stack trace.
+ */
+@Command(name = "client", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class,
+        description = {"Talk to an A2A v1.0 agent found through its Agent Card.",
+                "Without a subcommand: a demonstration of one task over two turns (INPUT_REQUIRED, then WORKING, "
+                        + "the artifact and COMPLETED) and a GetTask showing the stored task.",
+                "Options can also be set by the environment variable named in brackets, or in a .env file."},
+        footer = {"", "Exit codes:",
+                "  0  the task completed or asks for input, or the agent answered",
+                "  1  the task failed, was canceled or rejected, needs credentials, or its stream",
+                "     ended early",
+                "  2  usage error",
+                "  3  the agent answered with an error (A2A or JSON-RPC code)",
+                "  4  no A2A agent reachable at the URL (refused, timed out, no card, not A2A)"})
+final class ClientCommand implements Callable<Integer> {
+    static final String DEFAULT_URL = "http://localhost:41241";
+    static final String DEMO_TEXT = "The quick brown fox jumps over the lazy dog. It was not amused!";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "URL",
+            description = "Base URL of the agent (its card is at URL/.well-known/agent-card.json); overrides --agent-url.")
+    String url;
+
+    @Option(names = "--agent-url", descriptionKey = "AGENT_URL", defaultValue = DEFAULT_URL, scope = ScopeType.INHERIT,
+            description = "Base URL of the agent [AGENT_URL] (default: ${DEFAULT-VALUE}).")
+    String agentUrl;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT,
+            description = "Print each event or result as one line of ProtoJSON, for scripts.")
+    boolean json;
+
+    @Option(names = "--text", defaultValue = DEMO_TEXT,
+            description = "What the demonstration sends in turn 2 (default: a sentence about a fox).")
+    String demoText;
+
+    @Override
+    public Integer call() {
+        return run((client, printer) -> new ClientDemo(client, printer, err()).run(demoText));
+    }
+
+    @Command(name = "ask", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class,
+            description = "Send a message and stream the task's events until it completes, fails or asks for input.")
+    int ask(@Parameters(arity = "1..*", paramLabel = "TEXT", description = "The message; words are joined by spaces.") List<String> words,
+            @Option(names = "--context", paramLabel = "ID", description = "Start the task in this conversation (contextId).") String context,
+            @Option(names = "--task", paramLabel = "ID", description = "Continue this task, e.g. one that asks for input.") String task) {
+        return run((client, printer) -> {
+            Turn turn = Turn.send(client, UserMessage.text(String.join(" ", words), task, context), printer);
+            if (turn.state() == TaskState.TASK_STATE_INPUT_REQUIRED) {
+                printer.note(printer.palette().dim("The agent asks for input; reply with: legate client ask --task "
+                        + turn.taskId() + " TEXT"));
+            }
+            return outcome(turn);
+        });
+    }
+
+    @Command(name = "get", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class, description = "Show a task as the agent stores it (GetTask).")
+    int get(@Parameters(paramLabel = "ID", description = "The task id.") String id,
+            @Option(names = "--history", paramLabel = "N", description = "At most the last N messages of history.") Integer history) {
+        return run((client, printer) -> {
+            GetTaskRequest.Builder request = GetTaskRequest.newBuilder().setId(id);
+            if (history != null) {
+                request.setHistoryLength(history);
+            }
+            printer.task(client.getTask(request.build()));
+            return ClientExit.OK.code();
+        });
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class, description = "Cancel a task (CancelTask) and show it.")
+    int cancel(@Parameters(paramLabel = "ID", description = "The task id.") String id) {
+        return run((client, printer) -> {
+            printer.task(client.cancelTask(id));
+            return ClientExit.OK.code();
+        });
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class, description = "List tasks, newest first (ListTasks).")
+    int list(@Option(names = "--context", paramLabel = "ID", description = "Only the tasks of this conversation.") String context,
+             @Option(names = "--status", paramLabel = "STATE", description = "Only tasks in this state, e.g. completed or input-required.") String status,
+             @Option(names = "--page-size", paramLabel = "N", description = "Tasks per page, 1-100 (agent default: 50).") Integer pageSize,
+             @Option(names = "--page-token", paramLabel = "TOKEN", description = "The page after the one that gave this token.") String pageToken) {
+        ListTasksRequest.Builder request = ListTasksRequest.newBuilder();
+        if (status != null) {
+            TaskState state = parseState(status);
+            if (state == null) {
+                return usage("--status must be a task state such as working, completed or input-required; got " + status);
+            }
+            request.setStatus(state);
+        }
+        if (context != null) {
+            request.setContextId(context);
+        }
+        if (pageSize != null) {
+            request.setPageSize(pageSize);
+        }
+        if (pageToken != null) {
+            request.setPageToken(pageToken);
+        }
+        return run((client, printer) -> {
+            printer.page(client.listTasks(request.build()));
+            return ClientExit.OK.code();
+        });
+    }
+
+    @Command(name = "card", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class, description = "Show the agent's card and the interface the client dials.")
+    int card() {
+        return run((client, printer) -> {
+            printer.card(client.card(), client.endpoint());
+            return ClientExit.OK.code();
+        });
+    }
+
+    @Command(name = "subscribe", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class,
+            description = "Follow a running task's events (SubscribeToTask) until its turn ends.")
+    int subscribe(@Parameters(paramLabel = "ID", description = "The task id.") String id) {
+        return run((client, printer) -> outcome(Turn.subscribe(client, id, printer)));
+    }
+
+    /** What a subcommand does with a connected client; returns the exit code. */
+    @FunctionalInterface
+    private interface Action {
+        int run(A2aClient client, EventPrinter printer);
+    }
+
+    private int run(Action action) {
+        URI base = baseUrl();
+        if (base == null) {
+            return ClientExit.USAGE.code();
+        }
+        EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), json,
+                json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
+        try (A2aClient client = A2aClient.connect(base)) {
+            return action.run(client, printer);
+        } catch (A2aClientException e) {
+            return switch (e) {
+                case AgentErrorException a -> fail(ClientExit.AGENT_ERROR, "the agent answered " + a.getMessage());
+                case TransportException t -> fail(ClientExit.UNREACHABLE, t.getMessage()
+                        + (t.kind() == TransportException.Kind.CONNECT_FAILED ? " (is an agent running there? try legate agent)" : ""));
+                case AgentCardException c -> fail(ClientExit.UNREACHABLE, c.getMessage());
+                case InvalidResponseException i -> fail(ClientExit.UNREACHABLE, i.getMessage());
+            };
+        } catch (RuntimeException e) {
+            return fail(ClientExit.TASK_UNFINISHED, "unexpected failure: " + e);
+        }
+    }
+
+    private int outcome(Turn turn) {
+        String problem = turn.problem();
+        return problem == null ? ClientExit.OK.code() : fail(ClientExit.TASK_UNFINISHED, problem);
+    }
+
+    private URI baseUrl() {
+        String raw = url != null ? url : agentUrl;
+        try {
+            URI uri = new URI(raw.strip());
+            if (uri.getScheme() != null && uri.getScheme().matches("https?") && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        usage("the agent URL must be an absolute http(s) URL, got " + raw);
+        return null;
+    }
+
+    /** {@code completed}, {@code input-required}, {@code INPUT_REQUIRED} or {@code TASK_STATE_INPUT_REQUIRED}. */
+    static TaskState parseState(String text) {
+        String name = text.strip().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
+        try {
+            TaskState s = TaskState.valueOf(name.startsWith("TASK_STATE_") ? name : "TASK_STATE_" + name);
+            return s == TaskState.UNRECOGNIZED ? null : s;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private int usage(String message) {
+        return fail(ClientExit.USAGE, message);
+    }
+
+    private int fail(ClientExit code, String message) {
+        PrintWriter err = err();
+        err.println("legate client: " + message.replace('\n', ' '));
+        err.flush();
+        return code.code();
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+}
