@@ -7,7 +7,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
-import legate.a2a.client.internal.A2aMethod;
+import legate.a2a.model.A2aMethods;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.Transport;
@@ -124,7 +124,7 @@ public final class A2aClient implements AutoCloseable {
      */
     public SendMessageResponse send(SendMessageRequest request) {
         Duration bound = request.getConfiguration().getReturnImmediately() ? config.callTimeout() : null;
-        return transport.call(A2aMethod.SEND_MESSAGE, withTenant(request), SendMessageResponse.newBuilder(), bound).build();
+        return transport.call(A2aMethods.SEND_MESSAGE, withTenant(request), SendMessageResponse.newBuilder(), bound).build();
     }
 
     /** SendStreamingMessage: each event reaches the listener as it arrives; returns when the stream ends. */
@@ -133,7 +133,7 @@ public final class A2aClient implements AutoCloseable {
     }
 
     public StreamEnd stream(SendMessageRequest request, StreamListener listener) {
-        return transport.stream(A2aMethod.SEND_STREAMING_MESSAGE, withTenant(request), listener);
+        return transport.stream(A2aMethods.SEND_STREAMING_MESSAGE, withTenant(request), listener);
     }
 
     /** GetTask with the agent's default history. */
@@ -142,7 +142,7 @@ public final class A2aClient implements AutoCloseable {
     }
 
     public Task getTask(GetTaskRequest request) {
-        return transport.call(A2aMethod.GET_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
+        return transport.call(A2aMethods.GET_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
     }
 
     /** CancelTask: the task as it is once canceled. */
@@ -151,12 +151,12 @@ public final class A2aClient implements AutoCloseable {
     }
 
     public Task cancelTask(CancelTaskRequest request) {
-        return transport.call(A2aMethod.CANCEL_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
+        return transport.call(A2aMethods.CANCEL_TASK, withTenant(request), Task.newBuilder(), config.callTimeout()).build();
     }
 
     /** ListTasks, one page; follow {@code nextPageToken} (empty on the last page) for more. */
     public ListTasksResponse listTasks(ListTasksRequest request) {
-        return transport.call(A2aMethod.LIST_TASKS, withTenant(request), ListTasksResponse.newBuilder(),
+        return transport.call(A2aMethods.LIST_TASKS, withTenant(request), ListTasksResponse.newBuilder(),
                 config.callTimeout()).build();
     }
 
@@ -165,7 +165,7 @@ public final class A2aClient implements AutoCloseable {
      * turn ends or the agent closes the stream.
      */
     public StreamEnd subscribe(String taskId, StreamListener listener) {
-        return transport.stream(A2aMethod.SUBSCRIBE_TO_TASK,
+        return transport.stream(A2aMethods.SUBSCRIBE_TO_TASK,
                 withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()), listener);
     }
 

@@ -16,6 +16,7 @@ import legate.a2a.client.StreamEnd;
 import legate.a2a.client.StreamListener;
 import legate.a2a.client.TransportException;
 import legate.a2a.model.A2aException;
+import legate.a2a.model.A2aMethods;
 import legate.a2a.model.ProtoJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcException;
@@ -56,7 +57,7 @@ public final class JsonRpcTransport implements Transport {
         HttpResponse<InputStream> response = exchange.open(post(method, request, EVENT_STREAM + ", " + JSON));
         String type = HttpExchange.mediaType(response);
         StreamResponseReader reader = new StreamResponseReader(method, listener,
-                method.equals(A2aMethod.SUBSCRIBE_TO_TASK), frame -> event(method, frame));
+                method.equals(A2aMethods.SUBSCRIBE_TO_TASK), frame -> event(method, frame));
         try (InputStream body = response.body()) {
             if (type.equals(EVENT_STREAM)) {
                 return reader.read(body);

@@ -50,7 +50,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
 
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes) {
         super(InvocationType.BLOCKING);
-        this.methods = A2aMethods.table(handler);
+        this.methods = MethodTable.table(handler);
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -78,7 +78,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 throw A2aError.METHOD_NOT_FOUND.exception("Method not found: " + rpc.method());
             }
             JsonNode params = rpc.params();
-            if ((params == null && !A2aMethods.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
+            if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
             switch (method.call(params)) {

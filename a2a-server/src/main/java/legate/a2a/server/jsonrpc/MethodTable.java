@@ -1,5 +1,17 @@
 package legate.a2a.server.jsonrpc;
 
+import static legate.a2a.model.A2aMethods.CANCEL_TASK;
+import static legate.a2a.model.A2aMethods.CREATE_PUSH_CONFIG;
+import static legate.a2a.model.A2aMethods.DELETE_PUSH_CONFIG;
+import static legate.a2a.model.A2aMethods.GET_EXTENDED_AGENT_CARD;
+import static legate.a2a.model.A2aMethods.GET_PUSH_CONFIG;
+import static legate.a2a.model.A2aMethods.GET_TASK;
+import static legate.a2a.model.A2aMethods.LIST_PUSH_CONFIGS;
+import static legate.a2a.model.A2aMethods.LIST_TASKS;
+import static legate.a2a.model.A2aMethods.SEND_MESSAGE;
+import static legate.a2a.model.A2aMethods.SEND_STREAMING_MESSAGE;
+import static legate.a2a.model.A2aMethods.SUBSCRIBE_TO_TASK;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import legate.a2a.model.ProtoJson;
@@ -11,23 +23,11 @@ import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SubscribeToTaskRequest;
 
 /**
- * The method table of the JSON-RPC binding. PROTOCOL (A2A §9.3): method names are the PascalCase
- * gRPC names of A2A v1.0; the v0.3 slash names are not methods here and get -32601.
+ * The method table of the JSON-RPC binding: each A2A method name (legate.a2a.model.A2aMethods)
+ * mapped to the request handler call that answers it. A name not in the table gets -32601.
  */
-final class A2aMethods {
-    static final String SEND_MESSAGE = "SendMessage";
-    static final String SEND_STREAMING_MESSAGE = "SendStreamingMessage";
-    static final String GET_TASK = "GetTask";
-    static final String LIST_TASKS = "ListTasks";
-    static final String CANCEL_TASK = "CancelTask";
-    static final String SUBSCRIBE_TO_TASK = "SubscribeToTask";
-    static final String CREATE_PUSH_CONFIG = "CreateTaskPushNotificationConfig";
-    static final String GET_PUSH_CONFIG = "GetTaskPushNotificationConfig";
-    static final String LIST_PUSH_CONFIGS = "ListTaskPushNotificationConfigs";
-    static final String DELETE_PUSH_CONFIG = "DeleteTaskPushNotificationConfig";
-    static final String GET_EXTENDED_AGENT_CARD = "GetExtendedAgentCard";
-
-    private A2aMethods() {
+final class MethodTable {
+    private MethodTable() {
     }
 
     static Map<String, JsonRpcMethod> table(RequestHandler h) {
