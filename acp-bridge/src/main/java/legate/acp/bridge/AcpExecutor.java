@@ -1,0 +1,159 @@
+package legate.acp.bridge;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.EventSink;
+import legate.a2a.server.RequestContext;
+import legate.acp.connection.AcpException;
+import legate.acp.connection.ConnectionClosed;
+import legate.acp.protocol.AcpMethods;
+import legate.acp.protocol.PromptResponse;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.TaskState;
+
+/**
+ * The bridge's turn: forwards an A2A task to an ACP agent as one prompt in the session of its
+ * conversation (contextId), and tells the task from the agent's updates ({@link PromptTurn}). The
+ * agent processes are the {@link AdapterRegistry}'s.
+ */
+public final class AcpExecutor implements AgentExecutor {
+    private final AdapterRegistry registry;
+    private final Map<String, RunningTurn> running = new ConcurrentHashMap<>();
+
+    public AcpExecutor(AdapterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void execute(RequestContext context, EventSink events) throws InterruptedException {
+        // DEFECT (Revisor): a turn registered after its Task was published could not be canceled by a
+        // client that canceled as soon as it learned the task id. Register first.
+        RunningTurn turn = running.computeIfAbsent(context.taskId(), id -> new RunningTurn());
+        boolean parked = false;
+        try {
+            // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included,
+            // before the agent is started (which takes seconds).
+            events.task(context.initialTask());
+            registry.taskOpened(context.contextId(), context.taskId());
+            String text = textOf(context.message());
+            call("task.start", events, "continuation", context.isContinuation(), "chars", text.length());
+            if (text.isBlank()) {
+                // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task (and the conversation's agent) open;
+                // no prompt is sent, and a reply with this taskId resumes the task.
+                call("task.input_required", events);
+                parked = true;
+                // Published last: a client may send its reply the moment it sees this state, and the turn
+                // must be over by then (the server refuses a message into a task whose turn still runs).
+                events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText("What should "
+                        + registry.backend().displayName() + " do? This message had no text: send the task in words."));
+                return;
+            }
+            TaskState end = runTurn(events, text, turn);
+            call("task.finish", events, "state", end.name());
+        } finally {
+            running.remove(context.taskId(), turn);
+            if (!parked) {
+                registry.taskClosed(context.taskId());
+            }
+        }
+    }
+
+    private TaskState runTurn(EventSink events, String text, RunningTurn turn) throws InterruptedException {
+        Conversation c = registry.conversation(events.contextId());
+        Conversation.Turn place = c.enter(registry.now());
+        PromptTurn translation = new PromptTurn(events, registry.backend(), registry.logs(), c.budget, () -> {
+            place.release(registry.now());
+            registry.taskClosed(events.taskId());
+        });
+        // One turn at a time per conversation: an ACP session runs one prompt at a time.
+        if (!place.await(turn.cancelled)) {
+            return translation.cancel("The task was canceled while it waited for the previous turn in this conversation.");
+        }
+        try {
+            if (turn.cancelAsked()) {
+                return translation.cancel("The task was canceled before it was sent to the agent.");
+            }
+            AdapterSession session;
+            if (c.session() == null || !c.session().isAlive()) {
+                events.status(TaskState.TASK_STATE_WORKING, events.agentText("Starting " + registry.backend().displayName()
+                        + " (" + registry.backend().command().program() + ") for this conversation…"));
+            }
+            try {
+                session = registry.session(c);
+            } catch (AdapterStartFailed e) {
+                return failed(events, translation, turn, e.failure());
+            }
+            // PROTOCOL (A2A §3.1.5): a cancel that arrived while the agent was starting was recorded; honour it
+            // before prompting. The started agent stays for the conversation's next task.
+            if (!turn.beginPrompt(session)) {
+                return translation.cancel("The task was canceled before it was sent to the agent.");
+            }
+            translation.prompting(session.sessionId());
+            call("prompt.start", events, "sessionId", session.sessionId(), "chars", text.length());
+            try {
+                PromptResponse response = session.prompt(text, translation);
+                return translation.finish(response, turn.cancelAsked());
+            } catch (AcpException e) {
+                return failed(events, translation, turn, AgentFailure.of(registry.backend(), AcpMethods.SESSION_PROMPT, e));
+            } catch (ConnectionClosed e) {
+                registry.discard(c, session, e.getMessage());
+                return failed(events, translation, turn, AgentFailure.of(registry.backend(), AcpMethods.SESSION_PROMPT, e));
+            }
+        } finally {
+            place.release(registry.now());
+        }
+    }
+
+    private TaskState failed(EventSink events, PromptTurn translation, RunningTurn turn, AgentFailure failure) {
+        call("task.failed", events, "step", failure.step(), "message", failure.message());
+        if (turn.cancelAsked()) {
+            // PROTOCOL (A2A §3.1.5): a cancel that was asked ends CANCELED, whatever else went wrong.
+            return translation.cancel("The task was canceled. " + failure.message());
+        }
+        return translation.fail(failure);
+    }
+
+    @Override
+    public void cancel(String taskId) {
+        boolean[] created = {false};
+        RunningTurn turn = running.computeIfAbsent(taskId, id -> {
+            created[0] = true;
+            return new RunningTurn();
+        });
+        String where = turn.cancel();
+        if (created[0]) {
+            // A task parked in INPUT_REQUIRED (the server ends it itself), or a continuation whose turn has
+            // not registered yet, which then finds the cancel recorded. Forget it after a while.
+            registry.taskClosed(taskId);
+            where = "parked or not yet started";
+            CompletableFuture.delayedExecutor(1, TimeUnit.MINUTES).execute(() -> running.remove(taskId, turn));
+        }
+        registry.logs().call("task.cancel", LogFields.of("taskId", taskId).and("while", where).map());
+    }
+
+    /** The message's text parts joined by newlines; data, raw and url parts carry no text. */
+    static String textOf(Message message) {
+        StringBuilder sb = new StringBuilder();
+        for (Part p : message.getPartsList()) {
+            if (p.getContentCase() == Part.ContentCase.TEXT) {
+                if (!sb.isEmpty()) {
+                    sb.append('\n');
+                }
+                sb.append(p.getText());
+            }
+        }
+        return sb.toString();
+    }
+
+    private void call(String event, EventSink events, Object... kv) {
+        LogFields f = LogFields.of("contextId", events.contextId()).and("taskId", events.taskId());
+        for (int i = 0; i < kv.length; i += 2) {
+            f.and((String) kv[i], kv[i + 1]);
+        }
+        registry.logs().call(event, f.map());
+    }
+}

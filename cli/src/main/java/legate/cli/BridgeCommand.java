@@ -1,0 +1,215 @@
+package legate.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
+import legate.acp.bridge.AcpExecutor;
+import legate.acp.bridge.AdapterNotInstalled;
+import legate.acp.bridge.AdapterRegistry;
+import legate.acp.bridge.AdapterStartFailed;
+import legate.acp.bridge.Backend;
+import legate.acp.bridge.BackendCatalog;
+import legate.acp.bridge.BridgeCard;
+import legate.acp.bridge.BridgeConfig;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import legate.acp.permission.PermissionClassifier;
+import legate.acp.protocol.InitializeResponse;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code legate bridge}: the A2A server with a real coding agent behind it over ACP. */
+@Command(name = "bridge", mixinStandardHelpOptions = true,
+        description = {"Serve Claude Code, Codex or any ACP agent over A2A v1.0 JSON-RPC.",
+                "Each option can also be set by the environment variable named in brackets, or in a .env file."})
+final class BridgeCommand implements Callable<Integer> {
+    private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+
+    @Option(names = "--backend", descriptionKey = "ACP_AGENT", defaultValue = "claude",
+            description = "Known agent to run: claude or codex [ACP_AGENT] (default: ${DEFAULT-VALUE}).")
+    String backend;
+
+    @Option(names = "--agent-cmd", descriptionKey = "ACP_AGENT_CMD",
+            description = "Any ACP agent's command line, split like a shell would (no shell runs); wins over --backend [ACP_AGENT_CMD].")
+    String agentCmd;
+
+    @Option(names = "--mode", descriptionKey = "ACP_MODE",
+            description = "Supervised session mode of the --agent-cmd agent; none selected when unset [ACP_MODE]. claude uses default, codex read-only.")
+    String mode;
+
+    @Option(names = "--claude-bin", descriptionKey = "ACP_CLAUDE_BIN",
+            description = "Path to claude-agent-acp (its dist/index.js or an executable) [ACP_CLAUDE_BIN] (default: adapters/, then PATH).")
+    Path claudeBin;
+
+    @Option(names = "--codex-bin", descriptionKey = "ACP_CODEX_BIN",
+            description = "Path to the codex-acp binary [ACP_CODEX_BIN] (default: adapters/, then PATH).")
+    Path codexBin;
+
+    @Option(names = "--sandbox-dir", descriptionKey = "ACP_SANDBOX_DIR", defaultValue = ".acp-sandboxes",
+            description = "Where each conversation gets a fresh working directory [ACP_SANDBOX_DIR] (default: ${DEFAULT-VALUE}).")
+    Path sandboxDir;
+
+    @Option(names = "--cwd", descriptionKey = "ACP_CWD",
+            description = "An existing directory every conversation works in instead of a sandbox [ACP_CWD].")
+    Path cwd;
+
+    @Option(names = "--allow-execute", descriptionKey = "ACP_ALLOW_EXECUTE", defaultValue = "false", arity = "0..1",
+            description = "Allow commands, fetches and other actions in an ACP_CWD directory [ACP_ALLOW_EXECUTE] (default: ${DEFAULT-VALUE}; sandboxes always allow them).")
+    boolean allowExecute;
+
+    @Option(names = "--idle-timeout-ms", descriptionKey = "ACP_IDLE_TIMEOUT_MS", defaultValue = "300000",
+            description = "Stop a conversation's agent after this long without an open task [ACP_IDLE_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long idleTimeoutMs;
+
+    @Option(names = "--start-timeout-ms", descriptionKey = "ACP_START_TIMEOUT_MS", defaultValue = "60000",
+            description = "Longest wait for each start-up step of an agent (initialize, session/new, set_mode) [ACP_START_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long startTimeoutMs;
+
+    @Option(names = "--log-dir", descriptionKey = "LOG_DIR", defaultValue = "logs",
+            description = "Where calls.jsonl and work.jsonl are written [LOG_DIR] (default: ${DEFAULT-VALUE}).")
+    Path logDir;
+
+    @Option(names = "--log-max-bytes", descriptionKey = "LOG_MAX_BYTES", defaultValue = "5242880",
+            description = "Size at which a log file is rotated [LOG_MAX_BYTES] (default: ${DEFAULT-VALUE}).")
+    long logMaxBytes;
+
+    @Option(names = "--log-max-files", descriptionKey = "LOG_MAX_FILES", defaultValue = "5",
+            description = "Files kept per log, the live one included [LOG_MAX_FILES] (default: ${DEFAULT-VALUE}).")
+    int logMaxFiles;
+
+    @Option(names = "--host", descriptionKey = "HOST", defaultValue = "127.0.0.1",
+            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
+    String host;
+
+    @Option(names = "--port", descriptionKey = "PORT", defaultValue = "41241",
+            description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--public-url", descriptionKey = "PUBLIC_URL",
+            description = "URL the Agent Card tells clients to dial [PUBLIC_URL] (default: http://HOST:PORT/).")
+    String publicUrl;
+
+    @Option(names = "--name", descriptionKey = "AGENT_NAME",
+            description = "Name in the Agent Card, replacing the default outright [AGENT_NAME] (default: Claude (via ACP), Codex (via ACP), <agent title> (via ACP)).")
+    String name;
+
+    @Option(names = "--max-body-bytes", descriptionKey = "MAX_BODY_BYTES", defaultValue = "1048576",
+            description = "Largest request body accepted [MAX_BODY_BYTES] (default: ${DEFAULT-VALUE}).")
+    int maxBodyBytes;
+
+    @Override
+    public Integer call() throws Exception {
+        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || maxBodyBytes < 1) {
+            System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES"
+                    + " and MAX_BODY_BYTES must be >= 1");
+            return 2;
+        }
+        if (cwd != null && !Files.isDirectory(cwd)) {
+            System.err.println("legate bridge: ACP_CWD must name an existing directory, got " + cwd);
+            return 2;
+        }
+        ServerSetup setup = ServerSetup.of(host, port, publicUrl);
+        if (setup == null) {
+            return 2;
+        }
+        boolean generic = agentCmd != null && !agentCmd.isBlank();
+        if (!generic && mode != null && !mode.isBlank()) {
+            System.err.println("legate bridge: ACP_MODE applies to --agent-cmd agents only; " + backend
+                    + " runs in its own supervised mode");
+        }
+        Backend agent;
+        try {
+            agent = generic ? BackendCatalog.generic(agentCmd, mode)
+                    : new BackendCatalog(claudeBin, codexBin, adapterDirs(), System.getenv("PATH")).backend(backend);
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 2;
+        } catch (AdapterNotInstalled e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 1;
+        }
+        BridgeConfig config = new BridgeConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
+                Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
+                BridgeConfig.DEFAULT_MAX_LINE_CHARS);
+        BridgeLogs logs = new BridgeLogs(logDir, logMaxBytes, logMaxFiles, Clock.systemUTC(), System.err);
+        PermissionClassifier policy = new PermissionClassifier(agent.supervisedModeId(), allowExecute);
+        InitializeResponse init;
+        try {
+            // Issue 4: the card is built from the agent's own answer; an agent that cannot start stops the bridge here.
+            init = new AdapterRegistry(agent, config, ProcessLauncher.system(), policy, logs, Clock.systemUTC())
+                    .probe(Path.of("").toAbsolutePath());
+        } catch (AdapterStartFailed e) {
+            System.err.println("legate bridge: the agent (" + agent.command().display() + ") cannot start: " + e.getMessage());
+            logs.close();
+            return 1;
+        }
+        Backend named = agent.namedBy(init);
+        AdapterRegistry registry = new AdapterRegistry(named, config, ProcessLauncher.system(), policy, logs, Clock.systemUTC());
+        ServerConfig server = new ServerConfig(host, port, setup.rpcPath(), maxBodyBytes, Duration.ofSeconds(30));
+        AgentServer a2a = AgentServer.create(server,
+                boundPort -> BridgeCard.build(named, init, name, setup.publicUrl(boundPort)), new AcpExecutor(registry));
+        int bound;
+        try {
+            bound = a2a.start();
+        } catch (IOException e) {
+            System.err.println("legate bridge: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+            logs.close();
+            return 1;
+        }
+        registry.startReaper();
+        String shownName = name == null || name.isBlank() ? BridgeCard.defaultName(named, init) : name;
+        System.out.println(shownName + " is listening on http://" + ServerSetup.hostForUrl(host) + ":" + bound
+                + setup.rpcPath() + " (A2A 1.0, JSON-RPC)");
+        System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
+        System.out.println("Agent: " + agent.command().display() + (named.supervisedModeId() == null ? ""
+                : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
+                + (config.fixedCwd() != null ? config.fixedCwd() : config.sandboxDir() + "/") + "; logs: " + logDir + "/");
+        System.out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // Issue 4: SIGTERM stops every adapter, whole process trees included; no orphan survives. The
+            // agents go first: the server may wait for open connections, and a supervisor's SIGKILL must
+            // not find them still running.
+            registry.close();
+            try {
+                a2a.stop();
+            } catch (Exception ignored) {
+                // shutting down anyway
+            }
+            logs.close();
+            stopped.countDown();
+        }, "legate-shutdown"));
+        a2a.join();
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * Where the project's own npm copy of the adapters may be: adapters/ in the working directory, then
+     * adapters/ in the checkout this launcher runs from (cli/target/legate.jar or cli/target/classes).
+     */
+    private static List<Path> adapterDirs() {
+        List<Path> dirs = new ArrayList<>();
+        dirs.add(Path.of("adapters").toAbsolutePath());
+        try {
+            Path here = Path.of(BridgeCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path cliModule = here.getParent() == null ? null : here.getParent().getParent();
+            if (cliModule != null && cliModule.getParent() != null) {
+                dirs.add(cliModule.getParent().resolve("adapters"));
+            }
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            // only the working directory's adapters/ and PATH are searched then
+        }
+        return dirs;
+    }
+}
