@@ -145,6 +145,7 @@ public final class RequestHandler {
             return run;
         }
         String taskId = message.getTaskId();
+        awaitQuestionTurn(taskId);
         TaskRun[] started = new TaskRun[1];
         live.compute(taskId, (id, running) -> {
             Task stored = store.get(id).orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
@@ -173,6 +174,25 @@ public final class RequestHandler {
         return started[0];
     }
 
+    /**
+     * DEFECT: a reply sent the moment INPUT_REQUIRED reached the caller could arrive before the
+     * executor that asked the question had returned, and was refused as "still running". The reply
+     * now waits (boundedly) for that turn to retire; a turn that is really still working is refused.
+     */
+    private void awaitQuestionTurn(String taskId) {
+        TaskRun asking = live.get(taskId);
+        if (asking == null || !asking.askedForInput()) {
+            return;
+        }
+        try {
+            asking.retired.get(cancelWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // left to the check below, which refuses a turn that is still running
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static Message stamped(Message m, String taskId, String contextId) {
         return m.toBuilder().setTaskId(taskId).setContextId(contextId).build();
     }
@@ -190,6 +210,7 @@ public final class RequestHandler {
                 run.finish(failure);
             } finally {
                 live.remove(run.taskId(), run);
+                run.retired.complete(null);
             }
         });
     }

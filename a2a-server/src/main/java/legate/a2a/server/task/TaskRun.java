@@ -43,6 +43,8 @@ final class TaskRun implements EventSink {
     final CompletableFuture<StreamResponse> turnEnded = new CompletableFuture<>();
     /** Completes when the task is terminal (what CancelTask waits for) or the turn is over. */
     final CompletableFuture<Void> settled = new CompletableFuture<>();
+    /** Completes once the executor has returned and the run is no longer the task's live turn. */
+    final CompletableFuture<Void> retired = new CompletableFuture<>();
 
     private Task current;
     private Message answer;
@@ -70,6 +72,11 @@ final class TaskRun implements EventSink {
 
     synchronized Task current() {
         return current;
+    }
+
+    /** True once the turn has asked for input: its executor is about to return. */
+    synchronized boolean askedForInput() {
+        return current != null && current.getStatus().getState() == TaskState.TASK_STATE_INPUT_REQUIRED;
     }
 
     synchronized void requestCancel() {

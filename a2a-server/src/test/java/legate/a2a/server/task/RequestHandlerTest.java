@@ -181,6 +181,36 @@ class RequestHandlerTest {
     }
 
     @Test
+    void aReplySentTheMomentTheQuestionArrivesWaitsForTheAskingTurnToReturn() throws Exception {
+        // DEFECT: such a reply was refused with -32004 while the asking executor had not yet returned.
+        CountDownLatch askingTurnMayReturn = new CountDownLatch(1);
+        AtomicInteger turn = new AtomicInteger();
+        RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
+            ASK_THEN_COMPLETE.run(ctx, events, self);
+            if (turn.incrementAndGet() == 1) {
+                askingTurnMayReturn.await(5, TimeUnit.SECONDS);
+            }
+        }));
+        Task parked = h.sendMessage(send("")).getTask();
+        java.util.concurrent.CompletableFuture<Task> reply = new java.util.concurrent.CompletableFuture<>();
+        Thread replier = new Thread(() -> {
+            try {
+                reply.complete(h.sendMessage(send("text", parked.getId(), "")).getTask());
+            } catch (RuntimeException e) {
+                reply.completeExceptionally(e);
+            }
+        });
+        replier.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (replier.getState() != Thread.State.TIMED_WAITING && !reply.isDone() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(reply).as("the reply is waiting, not refused").isNotDone();
+        askingTurnMayReturn.countDown();
+        assertThat(reply.get(5, TimeUnit.SECONDS).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
+    }
+
+    @Test
     void aReplyInheritsTheContextOfItsTask() {
         RequestHandler h = handler(new ScriptedExecutor(ASK_THEN_COMPLETE));
         Task parked = h.sendMessage(send("")).getTask();
