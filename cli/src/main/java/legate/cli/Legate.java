@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Legate.Version.class,
         description = "Gives coding agents an A2A v1.0 address, tasks that outlive a call, and a supervisor.",
-        subcommands = {AgentCommand.class, TapCommand.class, ClientCommand.class, BridgeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AgentCommand.class, TapCommand.class, ClientCommand.class, BridgeCommand.class, McpCommand.class, CommandLine.HelpCommand.class})
 public final class Legate implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

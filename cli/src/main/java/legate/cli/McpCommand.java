@@ -1,0 +1,144 @@
+package legate.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import legate.mcp.BearerToken;
+import legate.mcp.McpConfig;
+import legate.mcp.McpEndpoint;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code legate mcp}: any A2A agent as four MCP tools (a2a_ask, a2a_task, a2a_cancel, a2a_card) for a calling agent. */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = {"Publish A2A agents to a calling agent (Claude Code, any MCP client) as four MCP tools over "
+                + "Streamable HTTP: a2a_ask, a2a_task, a2a_cancel and a2a_card.",
+                "It is an A2A client only: the agents run elsewhere (legate agent, legate bridge, any A2A v1.0 agent).",
+                "Every request needs the bearer token it prints (also written to .mcp-token); MCP_TOKEN pins it.",
+                "Each option can also be set by the environment variable named in brackets, or in a .env file."})
+final class McpCommand implements Callable<Integer> {
+    @Option(names = "--host", descriptionKey = "MCP_HOST", defaultValue = McpConfig.DEFAULT_HOST,
+            description = "Address to bind [MCP_HOST] (default: ${DEFAULT-VALUE}). A wider bind needs MCP_ALLOWED_HOSTS.")
+    String host;
+
+    @Option(names = "--port", descriptionKey = "MCP_PORT", defaultValue = "" + McpConfig.DEFAULT_PORT,
+            description = "Port to listen on, 0 for any free port [MCP_PORT] (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--a2a-url", descriptionKey = "A2A_URL", defaultValue = McpConfig.DEFAULT_A2A_URL,
+            description = "Base URL of the agent to publish, under the alias 'default' [A2A_URL] (default: ${DEFAULT-VALUE}).")
+    String a2aUrl;
+
+    @Option(names = "--agents", descriptionKey = "A2A_AGENTS", paramLabel = "ALIAS=URL,...",
+            description = "Several agents, by alias; replaces A2A_URL [A2A_AGENTS]. The tools' agent argument names one.")
+    String agents;
+
+    @Option(names = "--name", descriptionKey = "AGENT_NAME",
+            description = "The server's name in the MCP handshake and in the claude mcp add line [AGENT_NAME] "
+                    + "(default: " + McpConfig.DEFAULT_SERVER_NAME + ").")
+    String name;
+
+    @Option(names = "--token", descriptionKey = "MCP_TOKEN",
+            description = "Pin the bearer token across restarts [MCP_TOKEN] (default: a new random one each start).")
+    String token;
+
+    @Option(names = "--token-file", descriptionKey = "MCP_TOKEN_FILE", defaultValue = ".mcp-token",
+            description = "Where the token in force is written, mode 600 [MCP_TOKEN_FILE] (default: ${DEFAULT-VALUE}).")
+    Path tokenFile;
+
+    @Option(names = "--allowed-hosts", descriptionKey = "MCP_ALLOWED_HOSTS", paramLabel = "HOST[:PORT],...",
+            description = "Host header values accepted besides loopback names, for a non-loopback bind [MCP_ALLOWED_HOSTS].")
+    String allowedHosts;
+
+    @Option(names = "--heartbeat-ms", descriptionKey = "MCP_HEARTBEAT_MS", defaultValue = "25000",
+            description = "A progress tick after this long without an upstream event [MCP_HEARTBEAT_MS] (default: ${DEFAULT-VALUE}).")
+    long heartbeatMs;
+
+    @Option(names = "--upstream-silence-ms", descriptionKey = "MCP_UPSTREAM_SILENCE_MS", defaultValue = "600000",
+            description = "Give a2a_ask up after this long without a single upstream event [MCP_UPSTREAM_SILENCE_MS] "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long silenceMs;
+
+    @Option(names = "--discovery-timeout-ms", descriptionKey = "MCP_DISCOVERY_TIMEOUT_MS", defaultValue = "20000",
+            description = "Bound on fetching an agent's card [MCP_DISCOVERY_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long discoveryMs;
+
+    @Option(names = "--request-timeout-ms", descriptionKey = "MCP_REQUEST_TIMEOUT_MS", defaultValue = "30000",
+            description = "Bound on a2a_task, a2a_cancel and a2a_card [MCP_REQUEST_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long requestMs;
+
+    @Override
+    public Integer call() throws Exception {
+        // The MCP SDK logs every session at INFO; its warnings and errors are what an operator needs.
+        if (System.getProperty("io.modelcontextprotocol.LEVEL") == null) {
+            System.setProperty("io.modelcontextprotocol.LEVEL", "WARN");
+        }
+        McpConfig config;
+        try {
+            if (heartbeatMs < 1 || silenceMs < 1 || discoveryMs < 1 || requestMs < 1) {
+                throw new IllegalArgumentException("MCP_HEARTBEAT_MS, MCP_UPSTREAM_SILENCE_MS, MCP_DISCOVERY_TIMEOUT_MS "
+                        + "and MCP_REQUEST_TIMEOUT_MS must be at least 1");
+            }
+            Map<String, URI> published = McpConfig.agents(agents, a2aUrl);
+            BearerToken bearer = token == null ? BearerToken.mint(new SecureRandom()) : new BearerToken(token.strip());
+            config = new McpConfig(host, port, name, bearer, McpConfig.allowedHosts(allowedHosts), published,
+                    Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
+                    Duration.ofMillis(requestMs));
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate mcp: " + e.getMessage());
+            return 2;
+        }
+        if (!config.bindsLoopback() && config.allowedHosts().isEmpty()) {
+            System.err.println("legate mcp: warning: " + host + " is not a loopback address and MCP_ALLOWED_HOSTS is not "
+                    + "set, so only requests that name 127.0.0.1, localhost or [::1] as Host are answered; list the "
+                    + "names callers use in MCP_ALLOWED_HOSTS");
+        }
+        McpEndpoint endpoint = McpEndpoint.create(config);
+        try {
+            endpoint.start();
+        } catch (IOException e) {
+            System.err.println("legate mcp: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+            endpoint.close();
+            return 1;
+        }
+        try {
+            config.token().writeTo(tokenFile);
+        } catch (IOException e) {
+            System.err.println("legate mcp: cannot write the token to " + tokenFile + ": " + e.getMessage());
+            endpoint.close();
+            return 1;
+        }
+        print(config, endpoint.url());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            endpoint.close();
+            stopped.countDown();
+        }, "legate-mcp-shutdown"));
+        endpoint.join();
+        stopped.await();
+        return 0;
+    }
+
+    private void print(McpConfig config, String url) {
+        String agentList = config.agents().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        System.out.println("legate mcp is listening on " + url + " (MCP Streamable HTTP) for A2A agents: " + agentList);
+        System.out.println("Bearer token (also in " + tokenFile + ", mode 600): " + config.token().value());
+        System.out.println("Connect Claude Code with:");
+        System.out.println("  claude mcp add --transport http " + shellName(config.serverName()) + " " + url
+                + " --header \"Authorization: Bearer " + config.token().value() + "\"");
+        System.out.flush();
+    }
+
+    /** The server name as one shell word: anything but letters, digits, '.', '_' and '-' becomes '-'. */
+    private static String shellName(String serverName) {
+        String safe = serverName.replaceAll("[^A-Za-z0-9._-]", "-");
+        return safe.isEmpty() ? McpConfig.DEFAULT_SERVER_NAME : safe;
+    }
+}

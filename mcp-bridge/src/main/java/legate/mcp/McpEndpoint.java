@@ -1,0 +1,178 @@
+package legate.mcp;
+
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import jakarta.servlet.DispatcherType;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import legate.a2a.client.Binding;
+import legate.a2a.client.ClientConfig;
+import legate.a2a.model.LegateVersion;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MCP endpoint of {@code legate mcp}: MCP Streamable HTTP at {@value McpConfig#PATH}, serving
+ * the four A2A tools to a calling agent. It is an A2A client and nothing more.
+ *
+ * <p>Every request passes, in order: the Host check ({@link HostGuard}, 403), the bearer check
+ * ({@link BearerGuard}, 401), then the MCP SDK's session-based Streamable HTTP servlet.
+ * PROTOCOL (MCP 2025-06-18, utilities/progress): progress notifications travel on the stream of the
+ * request they belong to, which the stateless transport does not keep, hence the session-based one.
+ *
+ * <p>Requests run on virtual threads, so a tool call that blocks for a long turn holds a few
+ * kilobytes, not a platform thread. Create, {@link #start()}, {@link #stop()}.
+ */
+public final class McpEndpoint implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(McpEndpoint.class);
+
+    private final McpConfig config;
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final AgentDirectory agents;
+    private final McpSyncServer mcp;
+
+    private McpEndpoint(McpConfig config, Clock clock) {
+        this.config = config;
+        ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
+                config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
+        this.agents = new AgentDirectory(config.agents(), client);
+        List<A2aTool> tools = List.of(
+                new AskTool(agents, clock, config.discoveryTimeout(), config.heartbeat(), config.upstreamSilence()),
+                new TaskTool(agents, config.discoveryTimeout()),
+                new CancelTool(agents, config.discoveryTimeout()),
+                new CardTool(agents, config.requestTimeout()));
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .mcpEndpoint(McpConfig.PATH)
+                .build();
+        this.mcp = McpServer.sync(transport)
+                .serverInfo(config.serverName(), LegateVersion.get())
+                .instructions("Delegate work to A2A agents. a2a_ask sends a message and waits for the task; when its "
+                        + "outcome is interrupted, answer with a2a_ask and the same taskId. a2a_task reads a task back, "
+                        + "a2a_cancel stops one, a2a_card shows what an agent offers. Agents: "
+                        + String.join(", ", agents.aliases()) + ".")
+                .capabilities(ServerCapabilities.builder().tools(false).build())
+                // The servlet thread is a virtual thread and the tools block on it by design.
+                .immediateExecution(true)
+                .tools(tools.stream().map(McpEndpoint::specification).toList())
+                .build();
+
+        QueuedThreadPool pool = new QueuedThreadPool();
+        pool.setName("legate-mcp-http");
+        pool.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("legate-mcp-request-", 0).factory()));
+        this.jetty = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        // Idle keep-alive connections and idle GET streams close after this. A tool call is not
+        // subject to it: its handler holds the request while it waits (seen here with a 500 ms idle
+        // timeout and a 3 s silent turn without a progress token), and the silence gate decides.
+        connector.setIdleTimeout(120_000);
+        jetty.addConnector(connector);
+
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
+        context.addFilter(new FilterHolder(new HostGuard(config.host(), config.allowedHosts())), "/*", requests);
+        context.addFilter(new FilterHolder(new BearerGuard(config.token(), config.serverName())), "/*", requests);
+        ServletHolder servlet = new ServletHolder(transport);
+        servlet.setAsyncSupported(true);
+        context.addServlet(servlet, McpConfig.PATH);
+        jetty.setHandler(context);
+    }
+
+    /** An endpoint with the system clock. */
+    public static McpEndpoint create(McpConfig config) {
+        return new McpEndpoint(config, Clock.systemUTC());
+    }
+
+    public static McpEndpoint create(McpConfig config, Clock clock) {
+        return new McpEndpoint(config, clock);
+    }
+
+    /** Binds and starts serving; returns the bound port. */
+    public int start() throws Exception {
+        try {
+            jetty.start();
+        } catch (IOException e) {
+            jetty.stop();
+            throw e;
+        }
+        return connector.getLocalPort();
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** The URL a caller connects to, with a loopback address for a wildcard bind. */
+    public String url() {
+        String host = config.host();
+        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+            host = "127.0.0.1";
+        } else if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + port() + McpConfig.PATH;
+    }
+
+    public void stop() throws Exception {
+        try {
+            mcp.closeGracefully();
+        } finally {
+            jetty.stop();
+            agents.close();
+        }
+    }
+
+    public void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IllegalStateException("the MCP endpoint did not stop cleanly", e);
+        }
+    }
+
+    /**
+     * The SDK's view of a tool. A {@link ToolFailure} becomes an error result; anything unexpected
+     * is logged here and still answered as an error result, so one bad call costs nobody else.
+     */
+    private static SyncToolSpecification specification(A2aTool tool) {
+        return new SyncToolSpecification(tool.definition(), (exchange, request) -> {
+            try {
+                return tool.call(exchange, request);
+            } catch (ToolFailure f) {
+                return f.toResult();
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed unexpectedly", request.name(), e);
+                return CallToolResult.builder().addTextContent(request.name() + " failed: " + e).isError(true).build();
+            }
+        });
+    }
+}
