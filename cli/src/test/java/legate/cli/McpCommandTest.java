@@ -1,0 +1,88 @@
+package legate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legate mcp} as a real process: it prints its token and the exact line that connects
+ * Claude Code, writes the token to .mcp-token readable by its owner only, and that line's token
+ * is the one the endpoint accepts.
+ */
+class McpCommandTest {
+    private Process process;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void printsAWorkingClaudeMcpAddLineAndKeepsTheTokenPrivate(@TempDir Path dir) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "mcp", "--port", "0")
+                .directory(dir.toFile()).redirectErrorStream(true);
+        for (String key : List.of("MCP_TOKEN", "MCP_HOST", "MCP_PORT", "AGENT_NAME", "A2A_AGENTS", "A2A_URL")) {
+            pb.environment().remove(key);
+        }
+        process = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Pattern add = Pattern.compile("claude mcp add --transport http (\\S+) (http://127\\.0\\.0\\.1:\\d+/mcp) "
+                + "--header \"Authorization: Bearer ([A-Za-z0-9_-]+)\"");
+        List<String> seen = new ArrayList<>();
+        Matcher m = null;
+        String line;
+        while ((line = out.readLine()) != null) {
+            seen.add(line);
+            Matcher candidate = add.matcher(line);
+            if (candidate.find()) {
+                m = candidate;
+                break;
+            }
+        }
+        assertThat(m).as("a claude mcp add line in:\n%s", String.join("\n", seen)).isNotNull();
+        Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
+        assertThat(m.group(1)).isEqualTo("legate-mcp");
+        String token = m.group(3);
+        Path tokenFile = dir.resolve(".mcp-token");
+        assertThat(Files.readString(tokenFile).strip()).isEqualTo(token);
+        assertThat(Files.getPosixFilePermissions(tokenFile))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(m.group(2)))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(init));
+        HttpResponse<String> without = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(without.statusCode()).isEqualTo(401);
+        assertThat(without.headers().firstValue("WWW-Authenticate")).isPresent();
+        HttpResponse<String> with = http.send(req.header("Authorization", "Bearer " + token).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(with.statusCode()).isEqualTo(200);
+        assertThat(with.body()).contains("legate-mcp");
+    }
+}
