@@ -5,7 +5,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
-import java.io.IOException;
 import java.util.Set;
 import lf.a2a.v1.ListTasksResponse;
 import lf.a2a.v1.Task;
@@ -18,10 +17,10 @@ import lf.a2a.v1.Task;
  * (JsonFormat reads both the JSON name and the proto name), and an enum value this build does not
  * know leaves the field at its default instead of failing the whole request. Printing is strict
  * ProtoJSON, except where the spec makes a field REQUIRED although its value is a default; those
- * are forced back with {@link #printListTasks}.
+ * are forced back with {@link #printListTasks}. Printing goes through {@link ProtoJsonWriter} (see
+ * there why not JsonFormat); parsing through JsonFormat.
  */
 public final class ProtoJson {
-    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
     private static final JsonFormat.Printer PRETTY = JsonFormat.printer();
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
@@ -33,37 +32,26 @@ public final class ProtoJson {
     private static final FieldDescriptor TASK_ARTIFACTS =
             Task.getDescriptor().findFieldByNumber(Task.ARTIFACTS_FIELD_NUMBER);
 
-    // PROTOCOL (A2A §3.1.4): nextPageToken ("" on the last page), pageSize and totalSize are
+    private static final ProtoJsonWriter WRITER = new ProtoJsonWriter(Set.of());
+    // PROTOCOL (A2A §3.1.4): tasks, nextPageToken ("" on the last page), pageSize and totalSize are
     // REQUIRED, so they are printed even at their default values.
-    @SuppressWarnings("deprecation")
-    private static final JsonFormat.Printer LIST_PRINTER = JsonFormat.printer()
-            .omittingInsignificantWhitespace().includingDefaultValueFields(LIST_FIELDS);
+    private static final ProtoJsonWriter LIST_WRITER = new ProtoJsonWriter(LIST_FIELDS);
     // PROTOCOL (A2A §3.1.4): with includeArtifacts=true every task carries `artifacts`, [] when empty.
-    @SuppressWarnings("deprecation")
-    private static final JsonFormat.Printer LIST_WITH_ARTIFACTS_PRINTER = JsonFormat.printer()
-            .omittingInsignificantWhitespace()
-            .includingDefaultValueFields(union(LIST_FIELDS, TASK_ARTIFACTS));
+    private static final ProtoJsonWriter LIST_WITH_ARTIFACTS_WRITER = new ProtoJsonWriter(union(LIST_FIELDS, TASK_ARTIFACTS));
 
     private ProtoJson() {
     }
 
     /** Compact ProtoJSON of a message. */
     public static String print(MessageOrBuilder message) {
-        try {
-            return PRINTER.print(message);
-        } catch (InvalidProtocolBufferException e) {
-            // Only an Any with an unregistered type can fail to print; the A2A model has none.
-            throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
-        }
+        StringBuilder out = new StringBuilder(256);
+        WRITER.write(message, out);
+        return out.toString();
     }
 
     /** Appends compact ProtoJSON to a builder, without an intermediate string. */
-    public static void printTo(MessageOrBuilder message, Appendable out) {
-        try {
-            PRINTER.appendTo(message, out);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
-        }
+    public static void printTo(MessageOrBuilder message, StringBuilder out) {
+        WRITER.write(message, out);
     }
 
     /** Indented ProtoJSON, for people (the client's card view). */
@@ -77,11 +65,9 @@ public final class ProtoJson {
 
     /** ListTasksResponse with the REQUIRED fields forced, and `artifacts` on every task when asked. */
     public static String printListTasks(ListTasksResponse response, boolean includeArtifacts) {
-        try {
-            return (includeArtifacts ? LIST_WITH_ARTIFACTS_PRINTER : LIST_PRINTER).print(response);
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("cannot print ListTasksResponse", e);
-        }
+        StringBuilder out = new StringBuilder(1024);
+        (includeArtifacts ? LIST_WITH_ARTIFACTS_WRITER : LIST_WRITER).write(response, out);
+        return out.toString();
     }
 
     /**

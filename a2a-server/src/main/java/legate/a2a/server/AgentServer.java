@@ -1,7 +1,6 @@
 package legate.a2a.server;
 
 import java.time.Clock;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.IntFunction;
@@ -85,7 +84,7 @@ public final class AgentServer implements AutoCloseable {
         connector.open();
         int port = connector.getLocalPort();
         AgentCard card = cardForPort.apply(port);
-        RequestHandler h = new RequestHandler(executor, store, card, clock, () -> UUID.randomUUID().toString(),
+        RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
                 config.cancelWait(), turns);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());

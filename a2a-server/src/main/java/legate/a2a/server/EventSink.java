@@ -58,7 +58,7 @@ public interface EventSink {
     /** An agent message in this task, with a fresh id: what status updates carry to explain themselves. */
     default Message agentText(String text) {
         return Message.newBuilder()
-                .setMessageId(java.util.UUID.randomUUID().toString())
+                .setMessageId(RandomIds.next())
                 .setRole(Role.ROLE_AGENT)
                 .setTaskId(taskId())
                 .setContextId(contextId())

@@ -3,6 +3,7 @@ package legate.wire.jsonrpc;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -22,6 +23,9 @@ public final class JsonRpcCodec {
                     .maxNestingDepth(MAX_NESTING_DEPTH)
                     .maxStringLength(64 * 1024 * 1024)
                     .build())
+            // Jackson's default buffer pool is per thread; with a virtual thread per request every
+            // request would build its own buffers and every held stream keep them.
+            .recyclerPool(JsonRecyclerPools.sharedLockFreePool())
             .build());
 
     private JsonRpcCodec() {
