@@ -38,12 +38,18 @@ final class ProtoJsonWriter {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final Set<FieldDescriptor> alwaysPrint;
+    private final HotTypeWriter hot;
 
     ProtoJsonWriter(Set<FieldDescriptor> alwaysPrint) {
         this.alwaysPrint = alwaysPrint;
+        this.hot = new HotTypeWriter(this, alwaysPrint.contains(
+                lf.a2a.v1.Task.getDescriptor().findFieldByNumber(lf.a2a.v1.Task.ARTIFACTS_FIELD_NUMBER)));
     }
 
     void write(MessageOrBuilder m, StringBuilder out) {
+        if (hot.tryWrite(m, out)) {
+            return;
+        }
         Descriptor d = m.getDescriptorForType();
         switch (d.getFullName()) {
             case "google.protobuf.Timestamp" -> timestamp((TimestampOrBuilder) m, out);

@@ -15,6 +15,7 @@ import static legate.a2a.model.A2aMethods.SUBSCRIBE_TO_TASK;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import legate.a2a.model.ProtoJson;
+import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.a2a.server.task.RequestHandler;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.GetTaskRequest;
@@ -33,21 +34,21 @@ final class MethodTable {
     static Map<String, JsonRpcMethod> table(RequestHandler h) {
         return Map.ofEntries(
                 Map.entry(SEND_MESSAGE, p -> unary(ProtoJson.print(
-                        h.sendMessage(ProtoJson.parse(text(p), SendMessageRequest.newBuilder()).build())))),
+                        h.sendMessage(ParamsReader.read(params(p), SendMessageRequest.newBuilder()).build())))),
                 Map.entry(SEND_STREAMING_MESSAGE, p -> new MethodResult.Stream(
-                        h.sendStreamingMessage(ProtoJson.parse(text(p), SendMessageRequest.newBuilder()).build()))),
+                        h.sendStreamingMessage(ParamsReader.read(params(p), SendMessageRequest.newBuilder()).build()))),
                 // PROTOCOL (A2A §9.4): GetTask and CancelTask answer a bare Task, not a wrapper.
                 Map.entry(GET_TASK, p -> unary(ProtoJson.print(
-                        h.getTask(ProtoJson.parse(text(p), GetTaskRequest.newBuilder()).build())))),
+                        h.getTask(ParamsReader.read(params(p), GetTaskRequest.newBuilder()).build())))),
                 Map.entry(LIST_TASKS, p -> {
-                    ListTasksRequest req = ProtoJson.parse(text(p), ListTasksRequest.newBuilder()).build();
+                    ListTasksRequest req = ParamsReader.read(params(p), ListTasksRequest.newBuilder()).build();
                     return unary(ProtoJson.printListTasks(h.listTasks(req),
                             req.hasIncludeArtifacts() && req.getIncludeArtifacts()));
                 }),
                 Map.entry(CANCEL_TASK, p -> unary(ProtoJson.print(
-                        h.cancelTask(ProtoJson.parse(text(p), CancelTaskRequest.newBuilder()).build())))),
+                        h.cancelTask(ParamsReader.read(params(p), CancelTaskRequest.newBuilder()).build())))),
                 Map.entry(SUBSCRIBE_TO_TASK, p -> new MethodResult.Stream(
-                        h.subscribeToTask(ProtoJson.parse(text(p), SubscribeToTaskRequest.newBuilder()).build()))),
+                        h.subscribeToTask(ParamsReader.read(params(p), SubscribeToTaskRequest.newBuilder()).build()))),
                 Map.entry(CREATE_PUSH_CONFIG, p -> {
                     throw h.pushNotSupported();
                 }),
@@ -72,7 +73,7 @@ final class MethodTable {
         return new MethodResult.Unary(json);
     }
 
-    private static String text(JsonNode params) {
-        return params == null ? "{}" : params.toString();
+    private static JsonNode params(JsonNode params) {
+        return params == null ? JsonRpcCodec.mapper().createObjectNode() : params;
     }
 }
