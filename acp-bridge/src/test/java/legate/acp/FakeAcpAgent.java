@@ -150,7 +150,10 @@ public final class FakeAcpAgent {
                     say(session, "a");
                 }
             }
-            case "lines" -> say(session, "first line\nsecond");
+            case "lines" -> {
+                say(session, "Answer:");
+                say(session, " first line\nsecond");
+            }
             case "tools" -> {
                 update(session, "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"pondering\"}}");
                 update(session, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read notes.txt\","
