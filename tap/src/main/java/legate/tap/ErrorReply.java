@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpConnectTimeoutException;
+import java.net.SocketTimeoutException;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 
@@ -49,7 +49,7 @@ record ErrorReply(int status, int code, String message) {
     }
 
     private static String reason(IOException e) {
-        if (e instanceof HttpConnectTimeoutException) {
+        if (e instanceof SocketTimeoutException) {
             return "connect timed out";
         }
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -5,16 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.tap.ExchangeEvent.Frame;
 import legate.tap.ExchangeEvent.Header;
@@ -33,7 +28,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The tap's Jetty handler: forwards one exchange to the upstream and its answer back, reporting
- * each step to the listeners. Runs blocking on the exchange's own virtual thread: the request
+ * each step to the listeners as it passes. Runs blocking on the exchange's own virtual thread: the request
  * body is read whole (it is shown before it is forwarded), the response body is relayed chunk by
  * chunk as it arrives.
  */
@@ -43,17 +38,18 @@ final class ExchangeHandler extends Handler.Abstract {
 
     private final URI target;
     private final int maxRequestBytes;
-    private final HttpClient client;
-    private final List<ExchangeListener> listeners;
+    private final UpstreamClient client;
+    private final ExchangeListener listener;
     private final Clock clock;
     private final AtomicLong exchanges = new AtomicLong();
 
-    ExchangeHandler(TapConfig config, HttpClient client, List<ExchangeListener> listeners, Clock clock) {
+    /** @param listener takes each event without waiting for it to be shown ({@link ListenerThread}) */
+    ExchangeHandler(TapConfig config, UpstreamClient client, ExchangeListener listener, Clock clock) {
         super(InvocationType.BLOCKING);
         this.target = config.target();
         this.maxRequestBytes = config.maxRequestBytes();
         this.client = client;
-        this.listeners = List.copyOf(listeners);
+        this.listener = listener;
         this.clock = clock;
     }
 
@@ -75,67 +71,67 @@ final class ExchangeHandler extends Handler.Abstract {
         }
         emit(new ExchangeEvent.Request(n, start, request.getMethod(), pathQuery,
                 request.getConnectionMetaData().getProtocol(), shown(request.getHeaders()), body));
-        HttpRequest upstream;
+        ForwardedRequest upstream;
         try {
             upstream = ForwardedRequest.of(target, request, pathQuery, body);
         } catch (IllegalArgumentException e) {
             refuse(n, response, callback, ErrorReply.unforwardable(e.getMessage()), body);
             return true;
         }
-        HttpResponse<InputStream> answer;
+        UpstreamConnection answer;
         try {
-            answer = client.send(upstream, HttpResponse.BodyHandlers.ofInputStream());
+            answer = client.exchange(upstream);
         } catch (IOException e) {
             refuse(n, response, callback, ErrorReply.unreachable(target, e), body);
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            callback.failed(e);
-            return true;
         }
-        relay(n, start, answer, response, callback);
+        try {
+            relay(n, start, answer, response, callback);
+        } finally {
+            // Kept for the next exchange when the body was read to its end; otherwise closed, so
+            // the agent's stream for a client that went away ends too.
+            client.release(answer);
+        }
         return true;
     }
 
-    private void relay(long n, Instant start, HttpResponse<InputStream> answer,
+    private void relay(long n, Instant start, UpstreamConnection answer,
                        org.eclipse.jetty.server.Response response, Callback callback) {
-        try (InputStream in = answer.body()) {
-            response.setStatus(answer.statusCode());
-            HopByHopFields hop = new HopByHopFields(answer.headers().allValues("connection"));
-            List<Header> shown = new ArrayList<>();
-            for (Map.Entry<String, List<String>> h : answer.headers().map().entrySet()) {
-                String name = h.getKey();
-                if (name.startsWith(":") || hop.contains(name)) {
-                    continue;
-                }
-                for (String value : h.getValue()) {
-                    response.getHeaders().add(name, value);
-                    ShownHeaders.collect(name, value, shown);
-                }
+        InputStream in = answer.body();
+        int status = answer.status();
+        response.setStatus(status);
+        HttpFields headers = answer.headers();
+        HopByHopFields hop = new HopByHopFields(headers.getValuesList(HttpHeader.CONNECTION));
+        List<Header> shown = new ArrayList<>();
+        HttpFields.Mutable out = response.getHeaders();
+        for (HttpField field : headers) {
+            String name = field.getName();
+            if (hop.contains(name)) {
+                continue;
             }
-            OutputStream out = Content.Sink.asOutputStream(response);
-            String type = answer.headers().firstValue("content-type").orElse("");
-            boolean stream = type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-            // A stream is shown frame by frame, so none of its body is kept.
-            ResponseRelay relay = new ResponseRelay(in, out, stream ? 0 : MAX_SHOWN_BODY_BYTES);
-            if (stream) {
-                emit(new StreamOpened(n, clock.instant(), answer.statusCode(), shown));
-                int[] frames = {0};
-                Outcome outcome = relay.frames(frame -> {
-                    emit(new Frame(n, clock.instant(), ++frames[0], frame));
-                    return true;
-                });
-                outcome = finish(outcome, relay, out, callback);
-                Instant end = clock.instant();
-                emit(new StreamClosed(n, end, frames[0], relay.bytes(), outcome, Duration.between(start, end)));
-            } else {
-                Outcome outcome = finish(relay.body(), relay, out, callback);
-                Instant end = clock.instant();
-                emit(new Response(n, end, answer.statusCode(), shown, relay.kept(), relay.bytes(), outcome,
-                        Duration.between(start, end)));
-            }
-        } catch (IOException e) {
-            // Closing the upstream body failed: the relay already ended, and the outcome was reported.
+            out.add(field);
+            ShownHeaders.collect(name, field.getValue(), shown);
+        }
+        String type = headers.get(HttpHeader.CONTENT_TYPE);
+        boolean stream = type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+        OutputStream body = Content.Sink.asOutputStream(response);
+        // A stream is shown frame by frame, so none of its body is kept.
+        ResponseRelay relay = new ResponseRelay(in, body, stream ? 0 : MAX_SHOWN_BODY_BYTES);
+        if (stream) {
+            emit(new StreamOpened(n, clock.instant(), status, shown));
+            int[] frames = {0};
+            Outcome outcome = relay.frames(frame -> {
+                emit(new Frame(n, clock.instant(), ++frames[0], frame));
+                return true;
+            });
+            outcome = finish(outcome, relay, body, callback);
+            Instant end = clock.instant();
+            emit(new StreamClosed(n, end, frames[0], relay.bytes(), outcome, Duration.between(start, end)));
+        } else {
+            Outcome outcome = finish(relay.body(), relay, body, callback);
+            Instant end = clock.instant();
+            emit(new Response(n, end, status, shown, relay.kept(), relay.bytes(), outcome,
+                    Duration.between(start, end)));
         }
     }
 
@@ -154,8 +150,8 @@ final class ExchangeHandler extends Handler.Abstract {
                 return Outcome.CLIENT_GONE;
             }
         }
-        // CLIENT_GONE: leaving the try-with-resources closes the upstream body, which drops that
-        // connection, so the agent's stream for this client ends too.
+        // CLIENT_GONE: the upstream body was not read to its end, so releasing the connection closes
+        // it, and the agent's stream for this client ends too.
         callback.failed(relay.failure());
         return outcome;
     }
@@ -196,13 +192,7 @@ final class ExchangeHandler extends Handler.Abstract {
     }
 
     private void emit(ExchangeEvent event) {
-        for (ExchangeListener listener : listeners) {
-            try {
-                listener.on(event);
-            } catch (RuntimeException e) {
-                System.err.println("legate tap: a listener failed on exchange #" + event.exchange() + ": " + e);
-            }
-        }
+        listener.on(event);
     }
 
     private static final class BodyTooLarge extends IOException {

@@ -3,9 +3,10 @@ package legate.tap;
 /**
  * Receives what the tap sees, event by event: the console printer, the JSON Lines log, a test.
  *
- * <p>Called on the exchange's own thread, in the order the events happened for that exchange;
- * events of different exchanges arrive concurrently. A listener that blocks slows its exchange,
- * and one that throws is reported on standard error and does not stop the traffic.
+ * <p>Called on the tap's one listener thread ({@link ListenerThread}), one event at a time, in the
+ * order the events happened for each exchange; events of concurrent exchanges interleave event by
+ * event. A listener that is slow delays the events after it, not the traffic, until the listener
+ * thread's queue is full; one that throws is reported on standard error and does not stop the traffic.
  */
 @FunctionalInterface
 public interface ExchangeListener {

@@ -1,8 +1,7 @@
 package legate.tap;
 
-import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The hop-by-hop header fields of one HTTP/1.1 message (RFC 9110 §7.6.1): they describe a single
@@ -12,10 +11,10 @@ import java.util.TreeSet;
 final class HopByHopFields {
     // PROTOCOL (RFC 9110 §7.6.1, RFC 9112 §6.1): these always belong to the connection, plus any
     // field the message's Connection header names.
-    private static final Set<String> ALWAYS = Set.of("connection", "proxy-connection", "keep-alive", "te", "trailer",
-            "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization");
+    private static final String[] ALWAYS = {"connection", "proxy-connection", "keep-alive", "te", "trailer",
+            "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization"};
 
-    private final Set<String> named = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    private final List<String> named = new ArrayList<>(0);
 
     /** @param connectionValues the values of the message's Connection header fields */
     HopByHopFields(Iterable<String> connectionValues) {
@@ -29,6 +28,17 @@ final class HopByHopFields {
     }
 
     boolean contains(String name) {
-        return ALWAYS.contains(name.toLowerCase(Locale.ROOT)) || named.contains(name);
+        // Compared in place, not lower-cased: this runs for every header of every exchange.
+        for (String s : ALWAYS) {
+            if (s.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        for (String s : named) {
+            if (s.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

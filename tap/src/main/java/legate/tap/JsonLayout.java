@@ -9,52 +9,55 @@ import java.io.IOException;
  * escapes and key order are the sender's, only whitespace between tokens changes. Text that is not
  * one well-formed JSON value (trailing bytes, a duplicate key, a cut-off body) gets no layout, so
  * the printer shows it raw and the fault stays visible.
+ *
+ * <p>It works on the UTF-8 bytes as they crossed the tap and writes bytes: a body is never decoded
+ * into characters and encoded again on its way to the console.
  */
 final class JsonLayout {
     private static final JsonFactory STRICT = JsonFactory.builder()
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-    private static final String INDENT = "  ";
+    private static final byte[] INDENT = {' ', ' '};
 
     private JsonLayout() {
     }
 
-    /** The indented text, or null when {@code text} is not exactly one well-formed JSON value. */
-    static String of(String text) {
-        if (!wellFormed(text)) {
-            return null;
+    /**
+     * Lays the JSON out into {@code out}, one body line per line of the layout.
+     *
+     * @return false, with nothing written, when {@code json} is not exactly one well-formed JSON
+     *     value in well-formed UTF-8; the caller then shows it as it came
+     */
+    static boolean layOut(byte[] json, PrintedBlock out) {
+        if (hasBom(json) || !wellFormed(json)) {
+            return false;
         }
-        StringBuilder out = new StringBuilder(text.length() + text.length() / 4);
+        int mark = out.mark();
+        out.openBodyLine();
         int depth = 0;
-        boolean inString = false;
-        boolean escaped = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (inString) {
-                out.append(c);
-                if (escaped) {
-                    escaped = false;
-                } else if (c == '\\') {
-                    escaped = true;
-                } else if (c == '"') {
-                    inString = false;
-                }
-                continue;
-            }
+        int i = 0;
+        while (i < json.length) {
+            byte c = json[i];
             switch (c) {
+                case '"' -> {
+                    // A string is copied whole, escapes and all: the sender's token.
+                    int end = stringEnd(json, i);
+                    if (!out.putVisible(json, i, end)) {
+                        out.reset(mark);
+                        return false;
+                    }
+                    i = end;
+                    continue;
+                }
                 case ' ', '\t', '\n', '\r' -> {
                     // whitespace between tokens is the layout's to choose
                 }
-                case '"' -> {
-                    inString = true;
-                    out.append(c);
-                }
                 case '{', '[' -> {
-                    out.append(c);
-                    int next = skipSpace(text, i + 1);
-                    char close = c == '{' ? '}' : ']';
-                    if (next < text.length() && text.charAt(next) == close) {
-                        out.append(close);
+                    out.put(c);
+                    int next = skipSpace(json, i + 1);
+                    byte close = c == '{' ? (byte) '}' : (byte) ']';
+                    if (next < json.length && json[next] == close) {
+                        out.put(close);
                         i = next;
                     } else {
                         depth++;
@@ -64,21 +67,82 @@ final class JsonLayout {
                 case '}', ']' -> {
                     depth--;
                     newline(out, depth);
-                    out.append(c);
+                    out.put(c);
                 }
                 case ',' -> {
-                    out.append(c);
+                    out.put(c);
                     newline(out, depth);
                 }
-                case ':' -> out.append(": ");
-                default -> out.append(c);
+                case ':' -> {
+                    out.put(c);
+                    out.put((byte) ' ');
+                }
+                default -> {
+                    // a number or a literal: copied up to the next delimiter
+                    int end = i + 1;
+                    while (end < json.length && !isDelimiter(json[end])) {
+                        end++;
+                    }
+                    if (!out.putVisible(json, i, end)) {
+                        out.reset(mark);
+                        return false;
+                    }
+                    i = end;
+                    continue;
+                }
             }
+            i++;
         }
-        return out.toString();
+        out.endLine();
+        return true;
     }
 
-    private static boolean wellFormed(String text) {
-        try (JsonParser p = STRICT.createParser(text)) {
+    /** The index just past the closing quote of the string that opens at {@code open}. */
+    private static int stringEnd(byte[] in, int open) {
+        int i = open + 1;
+        while (i < in.length) {
+            byte c = in[i];
+            if (c == '\\') {
+                i += 2;
+            } else if (c == '"') {
+                return i + 1;
+            } else {
+                i++;
+            }
+        }
+        return in.length;
+    }
+
+    private static boolean isDelimiter(byte c) {
+        return switch (c) {
+            case ' ', '\t', '\n', '\r', ',', ':', '{', '}', '[', ']', '"' -> true;
+            default -> false;
+        };
+    }
+
+    private static int skipSpace(byte[] in, int from) {
+        int i = from;
+        while (i < in.length && (in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r')) {
+            i++;
+        }
+        return i;
+    }
+
+    private static void newline(PrintedBlock out, int depth) {
+        out.endLine();
+        out.openBodyLine();
+        for (int i = 0; i < depth; i++) {
+            out.put(INDENT);
+        }
+    }
+
+    /** A byte order mark is not JSON text (RFC 8259 §8.1); Jackson would skip it, so it is refused here. */
+    private static boolean hasBom(byte[] json) {
+        return json.length >= 3 && (json[0] & 0xff) == 0xef && (json[1] & 0xff) == 0xbb && (json[2] & 0xff) == 0xbf;
+    }
+
+    private static boolean wellFormed(byte[] json) {
+        try (JsonParser p = STRICT.createParser(json)) {
             if (p.nextToken() == null) {
                 return false;
             }
@@ -87,18 +151,5 @@ final class JsonLayout {
         } catch (IOException | RuntimeException e) {
             return false;
         }
-    }
-
-    private static int skipSpace(String text, int from) {
-        int i = from;
-        while (i < text.length() && " \t\n\r".indexOf(text.charAt(i)) >= 0) {
-            i++;
-        }
-        return i;
-    }
-
-    private static void newline(StringBuilder out, int depth) {
-        out.append('\n');
-        out.append(INDENT.repeat(Math.max(0, depth)));
     }
 }

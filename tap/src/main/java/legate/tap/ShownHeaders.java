@@ -1,8 +1,6 @@
 package legate.tap;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import legate.tap.ExchangeEvent.Header;
 
 /**
@@ -11,19 +9,23 @@ import legate.tap.ExchangeEvent.Header;
  * Every other header passes through the tap unshown.
  */
 final class ShownHeaders {
-    private static final Set<String> SHOWN = Set.of("a2a-version", "a2a-extensions", "content-type", "content-encoding",
-            "authorization");
+    private static final String[] SHOWN = {"a2a-version", "a2a-extensions", "content-type", "content-encoding"};
 
     private ShownHeaders() {
     }
 
     /** Adds the header to {@code shown} when it matters; credentials are never copied, only noted. */
     static void collect(String name, String value, List<Header> shown) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.equals("authorization")) {
+        if (name.equalsIgnoreCase("authorization")) {
             shown.add(new Header(name, "(set, not shown)"));
-        } else if (SHOWN.contains(lower)) {
-            shown.add(new Header(name, value));
+            return;
+        }
+        // Compared in place, not lower-cased: this runs for every header of every exchange.
+        for (String s : SHOWN) {
+            if (s.equalsIgnoreCase(name)) {
+                shown.add(new Header(name, value));
+                return;
+            }
         }
     }
 }

@@ -22,11 +22,12 @@ import legate.tap.ExchangeEvent.StreamOpened;
  *
  * <p>JSON bodies and frame data are laid out by {@link JsonLayout} with the sender's tokens intact;
  * anything else is shown as text with control characters made visible, so a broken body looks broken.
- * Colours are for terminals only; the caller decides.
+ * Colours are for terminals only; the caller decides. A block is built as bytes ({@link PrintedBlock})
+ * and written with one call, so a body goes from the wire to the console without being decoded.
  */
 public final class WirePrinter implements ExchangeListener {
-    private static final String RESET = "\u001b[0m";
-    private static final String DIM = "\u001b[2m";
+    private static final String RESET = PrintedBlock.RESET;
+    private static final String DIM = PrintedBlock.DIM;
     private static final String CYAN = "\u001b[36m";
     private static final String GREEN = "\u001b[32m";
     private static final String YELLOW = "\u001b[33m";
@@ -43,7 +44,7 @@ public final class WirePrinter implements ExchangeListener {
 
     @Override
     public void on(ExchangeEvent event) {
-        Block b = new Block(event.exchange());
+        PrintedBlock b = new PrintedBlock(event.exchange(), colour);
         switch (event) {
             case Request r -> {
                 b.head(CYAN, "-> " + r.method() + " " + r.target() + " " + r.protocol());
@@ -68,38 +69,51 @@ public final class WirePrinter implements ExchangeListener {
                 b.head(name.equals("error") ? RED : YELLOW, "<- frame " + f.index()
                         + (name.equals("message") ? "" : "  event: " + name)
                         + (f.event().id() == null ? "" : "  id: " + f.event().id()));
-                text(b, f.event().data());
+                text(b, f.event().data().getBytes(StandardCharsets.UTF_8));
             }
             case StreamClosed c -> b.head(c.outcome() == Outcome.COMPLETE ? DIM : RED, "== stream closed: "
                     + c.frames() + (c.frames() == 1 ? " frame, " : " frames, ") + size(c.bodyBytes()) + ", "
                     + elapsed(c.elapsed()) + ending(c.outcome()));
             case Refused r -> b.head(RED, "!! " + r.status() + " " + r.reason());
         }
-        print(b.toString());
+        print(b.array(), b.length());
     }
 
     /** A line of the tap's own, outside any exchange: start-up, shutdown. */
     public void note(String text) {
-        print((colour ? DIM + text + RESET : text) + System.lineSeparator());
-    }
-
-    private void print(String block) {
+        byte[] line = ((colour ? DIM + text + RESET : text) + System.lineSeparator()).getBytes(out.charset());
         lock.lock();
         try {
-            out.print(block);
+            out.write(line, 0, line.length);
             out.flush();
         } finally {
             lock.unlock();
         }
     }
 
-    private static void headers(Block b, List<Header> headers) {
+    private void print(byte[] block, int length) {
+        byte[] bytes = block;
+        if (!out.charset().equals(StandardCharsets.UTF_8)) {
+            // A console that is not UTF-8 gets the block in its own charset.
+            bytes = new String(block, 0, length, StandardCharsets.UTF_8).getBytes(out.charset());
+            length = bytes.length;
+        }
+        lock.lock();
+        try {
+            out.write(bytes, 0, length);
+            out.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void headers(PrintedBlock b, List<Header> headers) {
         for (Header h : headers) {
             b.line(DIM, h.name() + ": " + visible(h.value()));
         }
     }
 
-    private static void body(Block b, byte[] body, long total, List<Header> headers) {
+    private static void body(PrintedBlock b, byte[] body, long total, List<Header> headers) {
         if (total == 0) {
             return;
         }
@@ -109,40 +123,54 @@ public final class WirePrinter implements ExchangeListener {
                 return;
             }
         }
-        String text = new String(body, StandardCharsets.UTF_8);
         if (body.length < total) {
-            text(b, text);
+            text(b, body);
             b.line(DIM, "... (" + size(total - body.length) + " more, not shown)");
             return;
         }
-        text(b, text);
+        text(b, body);
     }
 
-    private static void text(Block b, String text) {
-        String layout = JsonLayout.of(text);
-        for (String line : (layout != null ? layout : text).split("\r\n|\r|\n", -1)) {
-            b.line(null, visible(line));
+    /** JSON laid out; anything else as it came. */
+    private static void text(PrintedBlock b, byte[] bytes) {
+        if (!JsonLayout.layOut(bytes, b)) {
+            raw(b, new String(bytes, StandardCharsets.UTF_8));
         }
     }
 
-    /** Control characters other than tab print as {@code \xNN}: a body cannot drive the terminal. */
-    private static String visible(String s) {
-        StringBuilder sb = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean control = (c < 0x20 && c != '\t') || c == 0x7f || (c >= 0x80 && c < 0xa0);
-            if (control && sb == null) {
-                sb = new StringBuilder(s.length() + 8).append(s, 0, i);
-            }
-            if (sb != null) {
-                if (control) {
-                    sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
-                } else {
-                    sb.append(c);
+    /** Text line by line as it came; CR, LF and CRLF all end a line. */
+    private static void raw(PrintedBlock b, String text) {
+        char[] s = text.toCharArray();
+        int start = 0;
+        for (int i = 0; i < s.length; i++) {
+            char c = s[i];
+            if (c == '\n' || c == '\r') {
+                b.bodyLine(s, start, i);
+                if (c == '\r' && i + 1 < s.length && s[i + 1] == '\n') {
+                    i++;
                 }
+                start = i + 1;
             }
         }
-        return sb == null ? s : sb.toString();
+        b.bodyLine(s, start, s.length);
+    }
+
+    /** Control characters other than tab print as {@code \xNN}: a header cannot drive the terminal. */
+    private static String visible(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (PrintedBlock.isControl(s.charAt(i))) {
+                StringBuilder sb = new StringBuilder(s.length() + 8);
+                for (char c : s.toCharArray()) {
+                    if (PrintedBlock.isControl(c)) {
+                        sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+                return sb.toString();
+            }
+        }
+        return s;
     }
 
     private static String contentType(List<Header> headers) {
@@ -169,38 +197,5 @@ public final class WirePrinter implements ExchangeListener {
     static String elapsed(Duration d) {
         long ms = d.toMillis();
         return ms < 10_000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
-    }
-
-    /** One event's lines, each with the exchange's prefix. */
-    private final class Block {
-        private final String prefix;
-        private final StringBuilder sb = new StringBuilder(256);
-
-        Block(long exchange) {
-            this.prefix = "[#" + exchange + "] ";
-        }
-
-        void head(String style, String text) {
-            append(style, text);
-        }
-
-        void line(String style, String text) {
-            append(style, "   " + text);
-        }
-
-        private void append(String style, String text) {
-            if (colour) {
-                sb.append(DIM).append(prefix).append(RESET);
-                sb.append(style == null ? text : style + text + RESET);
-            } else {
-                sb.append(prefix).append(text);
-            }
-            sb.append(System.lineSeparator());
-        }
-
-        @Override
-        public String toString() {
-            return sb.toString();
-        }
     }
 }
