@@ -4,7 +4,16 @@
 # would otherwise die later with a confusing "release 21 not supported".
 
 legate_jdk_major() {
-  # prints the feature version of the java binary given, or nothing
+  # prints the feature version of the java binary given, or nothing. The JDK's release file
+  # answers first: starting a JVM only to ask it costs about 100 ms, and a search asks each JDK
+  # it finds, so bin/legate spent over half a second here before its own JVM started.
+  legate_rel="$(dirname -- "$(dirname -- "$1")")/release"
+  if [ -f "$legate_rel" ]; then
+    legate_rv=$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$legate_rel" | head -n 1)
+    case $legate_rv in 1.*) legate_rv=${legate_rv#1.} ;; esac
+    legate_rv=${legate_rv%%[!0-9]*}
+    if [ -n "$legate_rv" ]; then echo "$legate_rv"; return 0; fi
+  fi
   "$1" -XshowSettings:properties -version 2>&1 \
     | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,13 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code legate agent} as a real process: it reads .env from its working directory under the
@@ -106,5 +110,52 @@ class AgentCommandTest {
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(2);
         assertThat(out).contains("PUBLIC_URL must be an absolute http(s) URL").doesNotContain("Exception");
+    }
+
+    // A bare `legate agent` skips picocli (Legate.main): an option that fromSettings forgot, or a
+    // default that differs from the annotation's, would change the server that users start.
+    @Test
+    void aBareAgentReadsEverySettingAsPicocliWould() throws Exception {
+        Map<String, String> every = new HashMap<>();
+        for (Field f : AgentCommand.class.getDeclaredFields()) {
+            CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
+            if (o != null && !o.descriptionKey().isEmpty()) {
+                every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey() : "4242");
+            }
+        }
+        assertThat(every).hasSize(6);
+        for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
+            AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
+            picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
+            AgentCommand viaPicocli = (AgentCommand) r.subcommand().commandSpec().userObject();
+            for (Field f : AgentCommand.class.getDeclaredFields()) {
+                if (f.isAnnotationPresent(CommandLine.Option.class)) {
+                    assertThat(f.get(direct)).as(f.getName() + " with " + env).isEqualTo(f.get(viaPicocli));
+                }
+            }
+        }
+    }
+
+    // Anything but plain digits goes to picocli, so the error a user sees for PORT=abc is picocli's.
+    @Test
+    void aNumberThatIsNotPlainDigitsIsLeftToPicocli() {
+        for (String port : List.of("abc", " 41241", "0x10", "99999999999", "-")) {
+            assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", port), Map.of()))).as(port).isNull();
+        }
+        assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", "0"), Map.of())).port).isZero();
+    }
+
+    @Test
+    void aBadPortFromTheEnvironmentIsPicocliErrorAndExitCodeTwo(@TempDir Path dir) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "agent")
+                .directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("PORT", "abc");
+        Process p = pb.start();
+        started.add(p);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(out).contains("Invalid value for option '--port'").contains("abc");
     }
 }
