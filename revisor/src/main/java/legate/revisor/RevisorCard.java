@@ -1,10 +1,7 @@
 package legate.revisor;
 
-import legate.a2a.model.A2aHeaders;
-import legate.a2a.model.LegateVersion;
-import lf.a2a.v1.AgentCapabilities;
+import legate.a2a.server.card.LegateCards;
 import lf.a2a.v1.AgentCard;
-import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.AgentSkill;
 
 /** Revisor's Agent Card: one JSON-RPC interface at the public URL and the {@code text_stats} skill. */
@@ -19,23 +16,10 @@ public final class RevisorCard {
      * @param publicUrl the URL clients dial, which may be a proxy in front of this server (the tap)
      */
     public static AgentCard build(String name, String publicUrl) {
-        return AgentCard.newBuilder()
-                .setName(name == null || name.isBlank() ? DEFAULT_NAME : name)
-                .setDescription("Counts the words, characters and sentences of a text and lists its most frequent "
-                        + "words. A stub agent with no model behind it, so what you see is the A2A protocol itself.")
-                // PROTOCOL (A2A §8.3.2): clients dial the first interface they support, at its URL.
-                .addSupportedInterfaces(AgentInterface.newBuilder()
-                        .setUrl(publicUrl)
-                        .setProtocolBinding("JSONRPC")
-                        .setProtocolVersion(A2aHeaders.PROTOCOL_VERSION))
-                .setVersion(LegateVersion.get())
-                .setCapabilities(AgentCapabilities.newBuilder()
-                        .setStreaming(true)
-                        .setPushNotifications(false)
-                        .setExtendedAgentCard(false))
-                .addDefaultInputModes("text/plain")
-                .addDefaultOutputModes("text/plain")
-                .addDefaultOutputModes("application/json")
+        return LegateCards.jsonRpc(name == null || name.isBlank() ? DEFAULT_NAME : name,
+                        "Counts the words, characters and sentences of a text and lists its most frequent "
+                        + "words. A stub agent with no model behind it, so what you see is the A2A protocol itself.",
+                        publicUrl)
                 .addSkills(AgentSkill.newBuilder()
                         .setId("text_stats")
                         .setName("Text statistics")

@@ -12,7 +12,6 @@ import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import lf.a2a.v1.Artifact;
-import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.TaskState;
 
@@ -43,7 +42,7 @@ public final class RevisorExecutor implements AgentExecutor {
         try {
             // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included.
             events.task(context.initialTask());
-            String text = textOf(context.message());
+            String text = context.text();
             if (text.isBlank()) {
                 // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task open; a reply with this taskId resumes it.
                 events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText(
@@ -83,19 +82,6 @@ public final class RevisorExecutor implements AgentExecutor {
         return cancel.await(stepDelay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** The message's text parts joined by newlines; data, raw and url parts carry no text. */
-    static String textOf(Message message) {
-        StringBuilder sb = new StringBuilder();
-        for (Part p : message.getPartsList()) {
-            if (p.getContentCase() == Part.ContentCase.TEXT) {
-                if (!sb.isEmpty()) {
-                    sb.append('\n');
-                }
-                sb.append(p.getText());
-            }
-        }
-        return sb.toString();
-    }
 
     static Artifact artifact(TextStats stats) {
         ListValue.Builder top = ListValue.newBuilder();

@@ -20,6 +20,20 @@ public record RequestContext(
         Task storedTask,
         SendMessageConfiguration configuration) {
 
+    /** The caller's text parts joined by newlines; data, raw and url parts carry no text. */
+    public String text() {
+        StringBuilder sb = new StringBuilder();
+        for (lf.a2a.v1.Part p : message.getPartsList()) {
+            if (p.getContentCase() == lf.a2a.v1.Part.ContentCase.TEXT) {
+                if (!sb.isEmpty()) {
+                    sb.append('\n');
+                }
+                sb.append(p.getText());
+            }
+        }
+        return sb.toString();
+    }
+
     public boolean isContinuation() {
         return storedTask != null;
     }

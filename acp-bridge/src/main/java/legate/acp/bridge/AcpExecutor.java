@@ -11,8 +11,6 @@ import legate.acp.connection.AcpException;
 import legate.acp.connection.ConnectionClosed;
 import legate.acp.protocol.AcpMethods;
 import legate.acp.protocol.PromptResponse;
-import lf.a2a.v1.Message;
-import lf.a2a.v1.Part;
 import lf.a2a.v1.TaskState;
 
 /**
@@ -39,7 +37,7 @@ public final class AcpExecutor implements AgentExecutor {
             // before the agent is started (which takes seconds).
             events.task(context.initialTask());
             registry.taskOpened(context.contextId(), context.taskId());
-            String text = textOf(context.message());
+            String text = context.text();
             call("task.start", events, "continuation", context.isContinuation(), "chars", text.length());
             if (text.isBlank()) {
                 // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task (and the conversation's agent) open;
@@ -135,19 +133,6 @@ public final class AcpExecutor implements AgentExecutor {
         registry.logs().call("task.cancel", LogFields.of("taskId", taskId).and("while", where).map());
     }
 
-    /** The message's text parts joined by newlines; data, raw and url parts carry no text. */
-    static String textOf(Message message) {
-        StringBuilder sb = new StringBuilder();
-        for (Part p : message.getPartsList()) {
-            if (p.getContentCase() == Part.ContentCase.TEXT) {
-                if (!sb.isEmpty()) {
-                    sb.append('\n');
-                }
-                sb.append(p.getText());
-            }
-        }
-        return sb.toString();
-    }
 
     private void call(String event, EventSink events, Object... kv) {
         LogFields f = LogFields.of("contextId", events.contextId()).and("taskId", events.taskId());

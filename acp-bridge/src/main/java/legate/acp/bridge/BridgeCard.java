@@ -1,12 +1,9 @@
 package legate.acp.bridge;
 
-import legate.a2a.model.A2aHeaders;
-import legate.a2a.model.LegateVersion;
+import legate.a2a.server.card.LegateCards;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
-import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
-import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.AgentSkill;
 
 /**
@@ -36,25 +33,12 @@ public final class BridgeCard {
         String adapter = info == null ? backend.command().program()
                 : info.displayName() + " (" + info.name() + (info.version().isEmpty() ? "" : " " + info.version()) + ")";
         String mode = backend.supervisedModeId() == null ? "" : " in its supervised mode '" + backend.supervisedModeId() + "'";
-        return AgentCard.newBuilder()
-                .setName(name == null || name.isBlank() ? defaultName(backend, init) : name)
-                .setDescription(adapter + ", a coding agent reached over ACP (protocol " + init.protocolVersion()
+        return LegateCards.jsonRpc(name == null || name.isBlank() ? defaultName(backend, init) : name,
+                        adapter + ", a coding agent reached over ACP (protocol " + init.protocolVersion()
                         + ") through Legate's bridge. Each conversation (contextId) gets its own agent session"
                         + " and working directory; the agent runs" + mode + ", and Legate decides its permission"
-                        + " requests and reports every refusal.")
-                // PROTOCOL (A2A §8.3.2): clients dial the first interface they support, at its URL.
-                .addSupportedInterfaces(AgentInterface.newBuilder()
-                        .setUrl(publicUrl)
-                        .setProtocolBinding("JSONRPC")
-                        .setProtocolVersion(A2aHeaders.PROTOCOL_VERSION))
-                .setVersion(LegateVersion.get())
-                .setCapabilities(AgentCapabilities.newBuilder()
-                        .setStreaming(true)
-                        .setPushNotifications(false)
-                        .setExtendedAgentCard(false))
-                .addDefaultInputModes("text/plain")
-                .addDefaultOutputModes("text/plain")
-                .addDefaultOutputModes("application/json")
+                        + " requests and reports every refusal.",
+                        publicUrl)
                 .addSkills(AgentSkill.newBuilder()
                         .setId("coding")
                         .setName("Coding task")
