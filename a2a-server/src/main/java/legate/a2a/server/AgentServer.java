@@ -10,6 +10,7 @@ import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
 import lf.a2a.v1.AgentCard;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -49,13 +50,19 @@ public final class AgentServer implements AutoCloseable {
         pool.setName("legate-http");
         pool.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("legate-request-", 0).factory()));
-        this.jetty = new Server(pool);
+        // Buffers in 1 KB steps (Jetty's default is 4 KB), so that the small read buffer below is small.
+        this.jetty = new Server(pool, null, new ArrayByteBufferPool(0, 1024, 65536));
         // DEFECT: stopping waited the default graceful period for open streams and keep-alive
         // connections (about 10 s seen in a test); a stopping agent answers no one anyway.
         jetty.setStopTimeout(1000);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
-        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+        HttpConnectionFactory http1 = new HttpConnectionFactory(http);
+        // Jetty keeps a connection's read buffer until its response is complete, which for a held
+        // stream is as long as the task runs. A2A requests are a few hundred bytes; a larger body
+        // is read in several fills. (8 KB, the default, was a third of a held stream's memory.)
+        http1.setInputBufferSize(2048);
+        this.connector = new ServerConnector(jetty, 1, 1, http1);
         connector.setHost(config.host());
         connector.setPort(config.port());
         // Streams stay open across long turns; SSE keep-alive comments keep them under this.
@@ -88,7 +95,7 @@ public final class AgentServer implements AutoCloseable {
                 config.cancelWait(), turns);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        Handler rpc = new JsonRpcHandler(h, config.maxBodyBytes());
+        Handler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
         String rpcPath = config.rpcPath();
         jetty.setHandler(new Handler.Abstract() {
             @Override

@@ -10,9 +10,13 @@ import java.time.Duration;
  * @param rpcPath the path JSON-RPC requests are POSTed to (the path of the card's interface URL)
  * @param maxBodyBytes requests larger than this are refused before they are parsed
  * @param cancelWait how long CancelTask waits for the agent to reach CANCELED
+ * @param keepAlive how long an open stream may stay silent before it gets an SSE comment
  */
-public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait) {
+public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                           Duration keepAlive) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+    /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
+    public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
 
     public ServerConfig {
         if (rpcPath == null || rpcPath.isEmpty()) {
@@ -21,6 +25,13 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (!rpcPath.startsWith("/")) {
             rpcPath = "/" + rpcPath;
         }
+        if (keepAlive == null || keepAlive.isNegative() || keepAlive.isZero()) {
+            keepAlive = DEFAULT_KEEP_ALIVE;
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, DEFAULT_KEEP_ALIVE);
     }
 
     /** Loopback, the given port, JSON-RPC at "/", the default limits. */

@@ -3,6 +3,7 @@ package legate.wire.jsonrpc;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,6 +28,8 @@ public final class JsonRpcCodec {
             // request would build its own buffers and every held stream keep them.
             .recyclerPool(JsonRecyclerPools.sharedLockFreePool())
             .build());
+
+    private static final JsonStringEncoder JSON_STRINGS = JsonStringEncoder.getInstance();
 
     private JsonRpcCodec() {
     }
@@ -102,11 +105,36 @@ public final class JsonRpcCodec {
         if (error.data() != null) {
             err.set("data", error.data());
         }
-        return root.toString();
+        return write(root);
     }
 
-    private static String idJson(JsonNode id) {
-        return id == null ? "null" : id.toString();
+    /** A tree as JSON text, through the shared buffer pool (see {@link #idJson}). */
+    public static String write(JsonNode tree) {
+        try {
+            return MAPPER.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e);
+        }
+    }
+
+    /**
+     * The id as it goes back on the wire. Not {@code JsonNode.toString()}: that writes through
+     * Jackson's per-thread buffer cache, and with a virtual thread per request every request kept
+     * its own 8 KB of buffers for as long as its thread lived (a held stream: as long as the stream).
+     */
+    public static String idJson(JsonNode id) {
+        if (id == null || id.isNull()) {
+            return "null";
+        }
+        if (id.isNumber()) {
+            return id.asText();
+        }
+        if (id.isTextual()) {
+            StringBuilder sb = new StringBuilder(id.textValue().length() + 2).append('"');
+            JSON_STRINGS.quoteAsString(id.textValue(), sb);
+            return sb.append('"').toString();
+        }
+        return write(id);
     }
 
     /** Reads a response envelope (client side). */

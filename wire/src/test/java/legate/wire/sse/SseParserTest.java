@@ -121,12 +121,11 @@ class SseParserTest {
     }
 
     @Test
-    void whatTheWriterWritesTheParserReadsBack() throws IOException {
+    void whatTheFramesSayTheParserReadsBack() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SseWriter w = new SseWriter(out);
-        w.comment("hello");
-        w.data("{\"a\":1}");
-        w.event("error\r\nevent: injected", "line1\nline2\r\nline3");
+        out.write(SseFrames.comment("hello"));
+        out.write(SseFrames.data("{\"a\":1}"));
+        out.write(SseFrames.event("error\r\nevent: injected", "line1\nline2\r\nline3"));
         List<SseEvent> events = parse(out.toString(StandardCharsets.UTF_8));
         assertThat(events).extracting(SseEvent::data).containsExactly("{\"a\":1}", "line1\nline2\nline3");
         // a CR/LF in an event name cannot start a second field

@@ -5,22 +5,18 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
-import legate.a2a.model.ProtoJson;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
-import legate.a2a.server.task.Subscription;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcException;
 import legate.wire.jsonrpc.JsonRpcMessage;
-import legate.wire.sse.SseWriter;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -29,6 +25,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,16 +39,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonRpcHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
-    /** An SSE comment is sent after this much silence, so proxies keep the stream and a gone client is noticed. */
-    static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
-
     private final Map<String, JsonRpcMethod> methods;
     private final int maxBodyBytes;
+    private final KeepAlive keepAlive;
 
-    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes) {
+    /**
+     * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
+     * @param keepAlive how long a stream may stay silent before it gets an SSE comment
+     */
+    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
         super(InvocationType.BLOCKING);
         this.methods = MethodTable.table(handler);
         this.maxBodyBytes = maxBodyBytes;
+        this.keepAlive = new KeepAlive(scheduler, keepAlive);
     }
 
     @Override
@@ -83,7 +83,8 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
             switch (method.call(params)) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
-                case Stream s -> stream(id, s.subscription(), response, callback);
+                // The request's thread returns here; the events are written by whoever publishes them.
+                case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
@@ -158,82 +159,10 @@ public final class JsonRpcHandler extends Handler.Abstract {
         }
     }
 
-    private static void reply(Response response, Callback callback, int status, String json) {
+    static void reply(Response response, Callback callback, int status, String json) {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         Content.Sink.write(response, true, json, callback);
-    }
-
-    /**
-     * PROTOCOL (A2A §9.4.2): each SSE event is one complete JSON-RPC response with the request's id.
-     * PEER (@a2a-js/sdk 1.2.0): an error before the first event is a plain JSON body, not a stream;
-     * clients branch on Content-Type.
-     */
-    private void stream(JsonNode id, Subscription subscription, Response response, Callback callback) {
-        Subscription.Signal first;
-        try {
-            first = awaitSignal(subscription);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            subscription.cancel();
-            callback.failed(e);
-            return;
-        }
-        if (first instanceof Subscription.Signal.Failure f) {
-            LOG.info("stream refused before its first event: {}", f.error().getMessage());
-            reply(response, callback, 200, ErrorBody.of(id, f.error()));
-            return;
-        }
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
-        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
-        response.getHeaders().put("X-Accel-Buffering", "no");
-        OutputStream out = Content.Sink.asOutputStream(response);
-        SseWriter sse = new SseWriter(out);
-        Subscription.Signal signal = first;
-        try {
-            while (true) {
-                switch (signal) {
-                    case null -> sse.comment("keep-alive");
-                    case Subscription.Signal.Event e -> sse.data(frame(id, e));
-                    case Subscription.Signal.Failure f -> sse.event("error", ErrorBody.of(id, f.error()));
-                    case Subscription.Signal.End end -> {
-                        out.close();
-                        callback.succeeded();
-                        return;
-                    }
-                }
-                if (signal instanceof Subscription.Signal.Failure) {
-                    out.close();
-                    callback.succeeded();
-                    return;
-                }
-                signal = subscription.poll(KEEP_ALIVE);
-            }
-        } catch (IOException e) {
-            // The client went away: that ends this stream only, never the task.
-            subscription.cancel();
-            callback.failed(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            subscription.cancel();
-            callback.failed(e);
-        }
-    }
-
-    private static Subscription.Signal awaitSignal(Subscription s) throws InterruptedException {
-        Subscription.Signal signal;
-        do {
-            signal = s.poll(KEEP_ALIVE);
-        } while (signal == null);
-        return signal;
-    }
-
-    private static String frame(JsonNode id, Subscription.Signal.Event e) {
-        StringBuilder sb = new StringBuilder(256);
-        sb.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id.toString()).append(",\"result\":");
-        ProtoJson.printTo(e.event(), sb);
-        return sb.append('}').toString();
     }
 
     /** A body over the configured limit: -32600 with HTTP 413, read no further. */

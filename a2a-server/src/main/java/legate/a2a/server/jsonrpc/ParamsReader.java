@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
+import legate.wire.jsonrpc.JsonRpcCodec;
 
 /**
  * Reads JSON-RPC params (already a Jackson tree) straight into a protobuf builder, with the same
@@ -75,7 +76,7 @@ final class ParamsReader {
             }
             default -> {
                 if (d.getFile().getPackage().equals("google.protobuf")) {
-                    ProtoJson.parse(json.toString(), b);
+                    ProtoJson.parse(JsonRpcCodec.write(json), b);
                     return;
                 }
             }

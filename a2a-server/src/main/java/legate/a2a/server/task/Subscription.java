@@ -1,9 +1,8 @@
 package legate.a2a.server.task;
 
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
 import legate.a2a.model.A2aException;
 import lf.a2a.v1.StreamResponse;
 
@@ -11,6 +10,10 @@ import lf.a2a.v1.StreamResponse;
  * One reader of a task's events: a stream response being written, or a blocking call waiting for
  * the turn to end. Signals arrive in publication order; after {@link Signal.End} or
  * {@link Signal.Failure} nothing more arrives.
+ *
+ * <p>A reader either polls, or hands over a listener ({@link #deliverTo}) that is called on the
+ * publishing thread. The second costs no thread while the task is quiet, which is what lets a
+ * server hold thousands of streams of long turns.
  */
 public final class Subscription {
     /** What a subscriber can receive. */
@@ -29,37 +32,66 @@ public final class Subscription {
 
     private static final Signal.End END = new Signal.End();
 
-    private final BlockingQueue<Signal> queue = new LinkedBlockingQueue<>();
     private final Runnable onCancel;
-    private volatile boolean closed;
+    // Guarded by this; holds what came before a listener was set, or what a poller has not taken yet.
+    private final ArrayDeque<Signal> queue = new ArrayDeque<>(4);
+    private Consumer<Signal> listener;
+    private boolean ended;
+    // Written without the lock by cancel(), which may run on a thread that must not wait for a publisher.
+    private volatile boolean canceled;
 
     Subscription(Runnable onCancel) {
         this.onCancel = onCancel;
     }
 
     void offer(StreamResponse event) {
-        if (!closed) {
-            queue.add(new Signal.Event(event));
-        }
+        signal(new Signal.Event(event), false);
     }
 
     void end() {
-        if (!closed) {
-            closed = true;
-            queue.add(END);
-        }
+        signal(END, true);
     }
 
     void fail(A2aException error) {
-        if (!closed) {
-            closed = true;
-            queue.add(new Signal.Failure(error));
+        signal(new Signal.Failure(error), true);
+    }
+
+    private synchronized void signal(Signal s, boolean last) {
+        if (ended || canceled) {
+            return;
+        }
+        ended = last;
+        if (listener != null) {
+            listener.accept(s);
+        } else {
+            queue.add(s);
+            notifyAll();
         }
     }
 
+    /**
+     * From now on every signal goes to {@code listener}, on the thread that publishes it, in
+     * order; signals that came earlier are passed on first, on this thread. The listener must not
+     * block: it runs while the task's publisher waits for it.
+     */
+    public synchronized void deliverTo(Consumer<Signal> listener) {
+        while (!queue.isEmpty() && !canceled) {
+            listener.accept(queue.poll());
+        }
+        this.listener = listener;
+    }
+
     /** Waits up to {@code timeout} for the next signal; null when none came in time. */
-    public Signal poll(Duration timeout) throws InterruptedException {
-        return queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    public synchronized Signal poll(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (queue.isEmpty()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || canceled) {
+                return null;
+            }
+            wait(Math.max(1, left / 1_000_000), 0);
+        }
+        return queue.poll();
     }
 
     /**
@@ -67,8 +99,7 @@ public final class Subscription {
      * not affect the task or the other streams; only this subscription is dropped.
      */
     public void cancel() {
-        closed = true;
-        queue.clear();
+        canceled = true;
         onCancel.run();
     }
 }

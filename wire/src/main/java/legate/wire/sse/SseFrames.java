@@ -1,30 +1,23 @@
 package legate.wire.sse;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes Server-Sent Events frames (HTML Living Standard §9.2) to a stream and flushes each one, so
- * a frame reaches the client the moment it is produced. An IOException means the client went away;
- * it is the caller's signal to stop, not an error to report.
- *
- * <p>Not thread-safe: one writer per response, written from one thread.
+ * Encodes Server-Sent Events frames (HTML Living Standard §9.2) as the bytes a response writes.
+ * Each frame is complete on its own, so a writer can send it the moment it is produced, or send
+ * several queued frames in one write.
  */
-public final class SseWriter {
-    private final OutputStream out;
-
-    public SseWriter(OutputStream out) {
-        this.out = out;
+public final class SseFrames {
+    private SseFrames() {
     }
 
     /** One event with only a data field. A payload with line breaks becomes several data lines. */
-    public void data(String payload) throws IOException {
-        event(null, payload);
+    public static byte[] data(String payload) {
+        return event(null, payload);
     }
 
     /** One event with an optional event name. */
-    public void event(String name, String payload) throws IOException {
+    public static byte[] event(String name, String payload) {
         StringBuilder frame = new StringBuilder(payload.length() + 16);
         if (name != null) {
             // A CR or LF in the event name would end the field early and let a value inject frames.
@@ -35,6 +28,7 @@ public final class SseWriter {
         for (int i = 0; i < len; i++) {
             char c = payload.charAt(i);
             if (c == '\n' || c == '\r') {
+                // A line break inside the payload would end the data field; each line gets its own.
                 frame.append("data: ").append(payload, start, i).append('\n');
                 if (c == '\r' && i + 1 < len && payload.charAt(i + 1) == '\n') {
                     i++;
@@ -43,13 +37,11 @@ public final class SseWriter {
             }
         }
         frame.append("data: ").append(payload, start, len).append("\n\n");
-        out.write(frame.toString().getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        return frame.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** A comment line: ignored by parsers, it keeps idle connections from being reaped by proxies. */
-    public void comment(String text) throws IOException {
-        out.write((": " + text.replace("\r", "").replace("\n", " ") + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+    public static byte[] comment(String text) {
+        return (": " + text.replace("\r", "").replace("\n", " ") + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 }

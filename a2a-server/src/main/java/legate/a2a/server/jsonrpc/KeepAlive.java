@@ -1,0 +1,65 @@
+package legate.a2a.server.jsonrpc;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * Sends an SSE comment on every open stream that has been silent for a while, so proxies
+ * keep it open and a client that is gone is noticed by the failed write. One sweep serves every
+ * stream (a timer per stream would cost more than the stream itself), and it runs only while some
+ * stream is open.
+ */
+final class KeepAlive {
+    private final Scheduler scheduler;
+    private final long silenceNanos;
+    private final long sweepMs;
+    private final Set<SseResponse> open = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+
+    /** @param silence how long a stream may stay silent; it gets its comment within a third more */
+    KeepAlive(Scheduler scheduler, Duration silence) {
+        this.scheduler = scheduler;
+        this.silenceNanos = silence.toNanos();
+        this.sweepMs = Math.max(1, silence.toMillis() / 3);
+    }
+
+    void add(SseResponse stream) {
+        open.add(stream);
+        if (sweeping.compareAndSet(false, true)) {
+            schedule();
+        }
+    }
+
+    void remove(SseResponse stream) {
+        open.remove(stream);
+    }
+
+    private void sweep() {
+        for (SseResponse s : open) {
+            s.keepAliveIfSilentFor(silenceNanos);
+        }
+        if (!open.isEmpty()) {
+            schedule();
+            return;
+        }
+        sweeping.set(false);
+        // A stream may have opened after the emptiness check and found the sweep still running.
+        if (!open.isEmpty() && sweeping.compareAndSet(false, true)) {
+            schedule();
+        }
+    }
+
+    private void schedule() {
+        try {
+            scheduler.schedule(this::sweep, sweepMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The server is stopping; its streams close with it.
+            sweeping.set(false);
+        }
+    }
+}
