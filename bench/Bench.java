@@ -711,8 +711,15 @@ public final class Bench {
                     c.add("--sun-misc-unsafe-memory-access=allow");
                 }
                 String opts = System.getenv("LEGATE_JAVA_OPTS");
-                if (opts != null && !opts.isBlank()) {
-                    c.addAll(Arrays.asList(opts.trim().split("\\s+")));
+                String given = opts == null ? "" : opts;
+                if (!given.matches(".*-XX:\\+Use\\w*GC.*")) {
+                    c.add("-XX:+UseSerialGC");
+                    if (!given.matches(".*(-Xmn|NewSize|NewRatio).*")) {
+                        c.add("-Xmn32m");
+                    }
+                }
+                if (!given.isBlank()) {
+                    c.addAll(Arrays.asList(given.trim().split("\\s+")));
                 }
                 c.addAll(List.of("-jar", jar.toString(), "agent"));
                 yield c;
