@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import legate.a2a.model.TaskStates;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 
@@ -18,23 +19,30 @@ import lf.a2a.v1.TaskState;
  * A {@link TaskStore} in a concurrent map: tasks last as long as the process. Listing sorts the
  * matching tasks on every call, which is linear in the number of tasks and fine for one process.
  *
- * <p>Each task is kept as its protobuf encoding, beside the few fields a listing filters and sorts
- * on. As objects, a finished Revisor task took about 4 KB of heap in a few hundred objects, and
- * every one was copied by each young collection until it reached the old generation: under load
- * that copying was most of the collector's pause time. Encoded, it is one array of a few hundred
- * bytes; a read decodes it, which costs microseconds.
+ * <p>A task whose turn has ended is kept as its protobuf encoding, beside the few fields a listing
+ * filters and sorts on. As objects, a finished Revisor task took about 4 KB of heap in a few
+ * hundred objects, and every one was copied by each young collection until it reached the old
+ * generation: under load that copying was most of the collector's pause time. Encoded, it is one
+ * array of a few hundred bytes; a read decodes it, which costs microseconds. A task still in its
+ * turn is kept as the object its run holds anyway, so an agent that streams many events does not
+ * pay an encoding of the whole task for each.
  */
 public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, Stored> tasks = new ConcurrentHashMap<>();
 
-    /** A task as kept: its encoding, and what {@link #list} reads without decoding. */
-    private record Stored(String id, String contextId, TaskState state, Instant statusTime, byte[] encoded) {
+    /** A task as kept: the task or its encoding, and what {@link #list} reads without decoding. */
+    private record Stored(String id, String contextId, TaskState state, Instant statusTime, Task live, byte[] encoded) {
         static Stored of(Task t) {
-            return new Stored(t.getId(), t.getContextId(), t.getStatus().getState(),
-                    key(t.getStatus().getTimestamp()), t.toByteArray());
+            TaskState state = t.getStatus().getState();
+            boolean settled = TaskStates.endsTurn(state);
+            return new Stored(t.getId(), t.getContextId(), state, key(t.getStatus().getTimestamp()),
+                    settled ? null : t, settled ? t.toByteArray() : null);
         }
 
         Task task() {
+            if (live != null) {
+                return live;
+            }
             try {
                 return Task.parseFrom(encoded);
             } catch (InvalidProtocolBufferException e) {

@@ -1,0 +1,68 @@
+package legate.a2a.server.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Timestamp;
+import java.time.Instant;
+import lf.a2a.v1.Artifact;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
+import lf.a2a.v1.TaskStatus;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store keeps a finished task encoded and a running one as it is; a caller must not be able
+ * to tell: what is read back, listed and paged is what was saved (A2A §3.1.3, §3.1.4).
+ */
+class InMemoryTaskStoreTest {
+    private final InMemoryTaskStore store = new InMemoryTaskStore();
+
+    private static Task task(String id, String context, TaskState state, long second) {
+        return Task.newBuilder().setId(id).setContextId(context)
+                .setStatus(TaskStatus.newBuilder().setState(state)
+                        .setTimestamp(Timestamp.newBuilder().setSeconds(second).setNanos(5_000_000)))
+                .addHistory(Message.newBuilder().setMessageId("m-" + id).setRole(Role.ROLE_USER)
+                        .addParts(Part.newBuilder().setText("Grüße, " + id)))
+                .addArtifacts(Artifact.newBuilder().setArtifactId("a").addParts(Part.newBuilder().setText("x")))
+                .build();
+    }
+
+    @Test
+    void aTaskReadsBackAsSavedWhetherItsTurnIsRunningOrOver() {
+        Task working = task("t1", "c1", TaskState.TASK_STATE_WORKING, 100);
+        store.save(working);
+        assertThat(store.get("t1")).contains(working);
+        Task done = working.toBuilder().setStatus(working.getStatus().toBuilder()
+                .setState(TaskState.TASK_STATE_COMPLETED)).build();
+        store.save(done);
+        assertThat(store.get("t1")).contains(done);
+        Task asking = task("t2", "c1", TaskState.TASK_STATE_INPUT_REQUIRED, 101);
+        store.save(asking);
+        assertThat(store.get("t2")).contains(asking);
+        assertThat(store.get("nope")).isEmpty();
+    }
+
+    @Test
+    void listingFiltersAndPagesFinishedAndRunningTasksAlike() {
+        store.save(task("a", "c1", TaskState.TASK_STATE_COMPLETED, 100));
+        store.save(task("b", "c1", TaskState.TASK_STATE_WORKING, 200));
+        store.save(task("c", "c2", TaskState.TASK_STATE_COMPLETED, 300));
+        store.save(task("d", "c1", TaskState.TASK_STATE_FAILED, 400));
+
+        TaskPage first = store.list(new TaskQuery("c1", TaskState.TASK_STATE_UNSPECIFIED, null, 2, ""));
+        assertThat(first.tasks()).extracting(Task::getId).containsExactly("d", "b");
+        assertThat(first.totalSize()).isEqualTo(3);
+        TaskPage second = store.list(new TaskQuery("c1", TaskState.TASK_STATE_UNSPECIFIED, null, 2, first.nextPageToken()));
+        assertThat(second.tasks()).extracting(Task::getId).containsExactly("a");
+        assertThat(second.tasks().get(0)).isEqualTo(task("a", "c1", TaskState.TASK_STATE_COMPLETED, 100));
+        assertThat(second.nextPageToken()).isEmpty();
+
+        assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_COMPLETED, null, 10, "")).tasks())
+                .extracting(Task::getId).containsExactly("c", "a");
+        assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, Instant.ofEpochSecond(200, 5_000_000), 10, ""))
+                .tasks()).extracting(Task::getId).containsExactly("d", "c", "b");
+    }
+}
