@@ -486,11 +486,12 @@ public final class Bench {
         s.absolute(sec, "bridge", "chunks per frame", "chunks_per_frame", new Report.Target(Report.On.A, true, 10, "≥ 10"));
         s.absolute(sec, "bridge", "chunks lost", "lost", new Report.Target(Report.On.A, false, 0, "0"));
         s.absolute(sec, "bridge", "bridge CPU per chunk, µs", "cpu_us_per_chunk", null);
-        sec.notes.add("bench/acp-flood.mjs writes the chunks (\"w<i>,\") as fast as the pipe takes them and notes the wall "
-                + "time of the first; bench/SseLoad.java --mode trace stamps each SSE frame. Frames = frames carrying "
-                + "at least one token; CPU = utime+stime of the bridge's own process (its agent children excluded) during "
-                + "the stream. One bridge for all rounds, after one flood not counted (JIT warm-up); each round is a "
-                + "new conversation, so a new agent process.");
+        sec.notes.add("bench/acp-flood.mjs writes the chunks (\"w<i>,\") as fast as the pipe takes them and notes the "
+                + "time of the first; bench/SseLoad.java --mode trace stamps each SSE frame with the time the read that "
+                + "brought it returned (both on the machine's monotonic clock). Frames = frames carrying at least one "
+                + "token; CPU = utime+stime of the bridge's own process (its agent children excluded) during the stream. "
+                + "One bridge for all rounds, after one flood not counted (JIT warm-up); each round is a new "
+                + "conversation, so a new agent process.");
     }
 
     /** One SendStreamingMessage to the bridge while its ACP agent floods; the figures of that one stream. */
@@ -503,7 +504,8 @@ public final class Bench {
                     url(port), "--text", "Stream " + o.bridgeChunks + " tokens, please.", "--timeout-ms", "120000"), 180);
             long cpu1 = Proc.cpuTicks(p.pid());
             Map<String, Object> flood = Files.exists(report) ? Json.object(Files.readString(report).trim()) : Map.of();
-            double firstChunkUs = num(flood.get("firstChunkEpochUs"));
+            // Both sides stamp with the machine's monotonic clock (see bench/acp-flood.mjs).
+            double firstChunkUs = num(flood.get("firstChunkMonotonicUs"));
             int chunks = (int) num(flood.getOrDefault("chunks", 0.0));
             BitSet seen = new BitSet();
             int tokenFrames = 0, reordered = 0, last = -1, frames = 0;

@@ -13,7 +13,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,7 +45,10 @@ import java.util.concurrent.TimeUnit;
  * warm-up batch (opened, then closed), waits for the line {@code open}, prints {@code BENCH_OPEN {...}}
  * once every stream has its first frame (or failed), waits for the line {@code close}, closes every
  * socket at once (RST, so no TIME_WAIT piles up) and prints {@code BENCH_CLOSED {...}}.</li>
- * <li><b>trace</b>: one stream; prints {@code FRAME <epoch-microseconds> <data>} for each event as it arrives.</li>
+ * <li><b>trace</b>: one stream; prints {@code FRAME <microseconds> <data>} for each event, stamped when the
+ * read that completed it returned, by {@code System.nanoTime()} (CLOCK_MONOTONIC on Linux, the clock
+ * bench/acp-flood.mjs stamps its chunks with). The lines are printed once the stream has ended, so the
+ * client does nothing but read and split frames while it runs.</li>
  * </ul>
  * Every wait is bounded; only 127.0.0.1 is accepted. Single file, so {@code java bench/SseLoad.java} runs it.
  */
@@ -526,12 +528,12 @@ public final class SseLoad {
 
     static void trace(URI url, String tag, String text, int timeoutMs) {
         String id = "t" + tag;
-        int[] frames = {0};
-        Decoder decoder = new Decoder(data -> {
-            frames[0]++;
-            Instant now = Instant.now();
-            OUT.println("FRAME " + (now.getEpochSecond() * 1_000_000L + now.getNano() / 1000) + " " + data);
-        }, StandardCharsets.UTF_8);
+        // A frame counts as arrived when the read that brought its last byte returned. Stamping it after the
+        // decoding (in this fresh, still interpreted JVM) and after printing the frames before it, as this
+        // once did, added the client's own work to the bridge's latency.
+        long[] arrived = {0};
+        List<String> lines = new ArrayList<>();
+        Decoder decoder = new Decoder(data -> lines.add("FRAME " + arrived[0] + " " + data), StandardCharsets.UTF_8);
         String problem = null;
         long t0 = System.nanoTime();
         try (Socket socket = connect(url, timeoutMs)) {
@@ -540,6 +542,7 @@ public final class SseLoad {
             InputStream in = socket.getInputStream();
             while (!decoder.done()) {
                 int n = in.read(buf);
+                arrived[0] = System.nanoTime() / 1000;
                 if (n < 0) {
                     decoder.eof();
                     break;
@@ -554,7 +557,10 @@ public final class SseLoad {
         } catch (IOException e) {
             problem = e.toString();
         }
-        OUT.printf(Locale.ROOT, "BENCH_JSON {\"frames\":%d,\"ms\":%.1f,\"problem\":%s}%n", frames[0],
+        for (String line : lines) {
+            OUT.println(line);
+        }
+        OUT.printf(Locale.ROOT, "BENCH_JSON {\"frames\":%d,\"ms\":%.1f,\"problem\":%s}%n", lines.size(),
                 (System.nanoTime() - t0) / 1e6, quote(problem));
     }
 

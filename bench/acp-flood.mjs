@@ -7,9 +7,11 @@
 // uses no SDK, so its own cost per chunk is one small write.
 //
 // FLOOD_REPORT, when set, names a file that receives one JSON object after each prompt:
-//   {"chunks":N,"firstChunkEpochUs":...,"lastChunkEpochUs":...}
-// The timestamps are wall-clock microseconds (performance.timeOrigin + performance.now()), comparable
-// with Java's Instant.now() in the process that reads the A2A stream.
+//   {"chunks":N,"firstChunkMonotonicUs":...,"lastChunkMonotonicUs":...}
+// The timestamps are microseconds of the machine's monotonic clock (process.hrtime, CLOCK_MONOTONIC on
+// Linux), the clock Java's System.nanoTime() reads in the process that reads the A2A stream. Not the wall
+// clock: performance.timeOrigin + performance.now() ran 25-80 µs ahead of it in a quiet process, more
+// when the start of the process was preempted, and the wall clock itself may be adjusted mid-run.
 
 import { writeFileSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -17,7 +19,7 @@ import { createInterface } from 'node:readline';
 const CHUNKS = Number.parseInt(process.env.FLOOD_CHUNKS ?? '10000', 10);
 const REPORT = process.env.FLOOD_REPORT ?? '';
 
-const epochUs = () => Math.round((performance.timeOrigin + performance.now()) * 1000);
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 // Synchronous writes to fd 1: the order of lines is the order of calls, and a chunk counts as sent only
 // once the pipe has taken it.
@@ -40,7 +42,9 @@ let sessions = 0;
 
 function prompt(id, params) {
   const sessionId = params.sessionId;
-  const first = epochUs();
+  // Taken just before the first chunk is written, so never later than the moment the bridge can read it;
+  // the handshake (initialize, session/new) and the prompt's arrival are all before it.
+  const first = monotonicUs();
   for (let i = 0; i < CHUNKS; i++) {
     send({
       jsonrpc: '2.0',
@@ -48,9 +52,9 @@ function prompt(id, params) {
       params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i},` } } },
     });
   }
-  const last = epochUs();
+  const last = monotonicUs();
   if (REPORT) {
-    writeFileSync(REPORT, JSON.stringify({ chunks: CHUNKS, firstChunkEpochUs: first, lastChunkEpochUs: last }) + '\n');
+    writeFileSync(REPORT, JSON.stringify({ chunks: CHUNKS, firstChunkMonotonicUs: first, lastChunkMonotonicUs: last }) + '\n');
   }
   reply(id, { stopReason: 'end_turn' });
 }

@@ -29,6 +29,9 @@ import lf.a2a.v1.TaskState;
  */
 final class PromptTurn implements TurnListener {
     static final String ARTIFACT_ID = "answer";
+    // Coalesced text carries only its kind, so its metadata is the same for every frame.
+    private static final Struct MESSAGE_META = AcpMetadata.ofKind("agent_message_chunk");
+    private static final Struct THOUGHT_META = AcpMetadata.ofKind("agent_thought_chunk");
 
     private final EventSink events;
     private final Backend backend;
@@ -202,16 +205,17 @@ final class PromptTurn implements TurnListener {
 
     private void say(String text, boolean isThought) {
         if (text != null) {
-            ObjectNode kind = JsonNodeFactory.instance.objectNode();
-            kind.put("sessionUpdate", isThought ? "agent_thought_chunk" : "agent_message_chunk");
-            working(isThought ? "Thinking: " + text : text, kind);
+            status(isThought ? "Thinking: " + text : text, isThought ? THOUGHT_META : MESSAGE_META);
         }
     }
 
     private void working(String text, JsonNode raw) {
+        status(text, raw == null ? null : AcpMetadata.of(raw));
+    }
+
+    private void status(String text, Struct meta) {
         Message m = events.agentText(text);
-        if (raw != null) {
-            Struct meta = AcpMetadata.of(raw);
+        if (meta != null) {
             m = m.toBuilder().setMetadata(meta).build();
         }
         events.status(TaskState.TASK_STATE_WORKING, m);

@@ -131,6 +131,15 @@ class AcpExecutorTest {
                 .orElseThrow();
         assertThat(toolCall.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
                 .getStringValue()).isEqualTo("tool_call");
+        // Coalesced text names its kind the same way, though it no longer carries a raw update of its own.
+        Message thought = r.statusMessages().stream().filter(m -> TaskRecorder.text(m).startsWith("Thinking: ")).findFirst()
+                .orElseThrow();
+        assertThat(thought.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
+                .getStringValue()).isEqualTo("agent_thought_chunk");
+        Message answer = r.statusMessages().stream().filter(m -> TaskRecorder.text(m).equals("done")).findFirst()
+                .orElseThrow();
+        assertThat(answer.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
+                .getStringValue()).isEqualTo("agent_message_chunk");
         // An update kind the bridge does not know is ignored, never fatal.
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(answer(r)).isEqualTo("done");
