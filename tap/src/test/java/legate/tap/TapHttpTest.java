@@ -101,8 +101,8 @@ class TapHttpTest {
         refused("GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + "a".repeat(ClientConnection.MAX_HEAD_BYTES + 10) + "\r\n\r\n", 431);
     }
 
-    // Rule (issue #6: 413 with the JSON-RPC error, as with Jetty): a declared length over the limit
-    // is refused before a body byte is read, and the client, still sending, reads the 413.
+    // Rule (RFC 9110 §15.5.14, tap/README.md): a declared length over the limit gets 413 with a
+    // JSON-RPC error before a body byte is read, and the client, still sending, reads the 413.
     @Test
     void aDeclaredLengthOverTheLimitIs413BeforeTheBodyIsRead() throws Exception {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
