@@ -1,7 +1,11 @@
 package legate.cli;
 
+import java.io.BufferedOutputStream;
 import java.io.Console;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +33,8 @@ import picocli.CommandLine.Option;
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class TapCommand implements Callable<Integer> {
     enum ColourMode { auto, always, never }
+
+    private static final int CONSOLE_BUFFER_BYTES = 64 * 1024;
 
     @Option(names = "--host", descriptionKey = "TAP_HOST", defaultValue = TapConfig.DEFAULT_HOST,
             description = "Address to bind [TAP_HOST] (default: ${DEFAULT-VALUE}; the tap is a second door into an "
@@ -62,7 +68,11 @@ final class TapCommand implements Callable<Integer> {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
         }
-        WirePrinter printer = new WirePrinter(System.out, switch (colour) {
+        // Buffered, not flushed on every write: the printer flushes once the listener thread has
+        // caught up, so a busy tap writes its console once per batch of events, not once per event.
+        PrintStream console = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out),
+                CONSOLE_BUFFER_BYTES), false, System.out.charset());
+        WirePrinter printer = new WirePrinter(console, switch (colour) {
             case always -> true;
             case never -> false;
             case auto -> System.getenv("NO_COLOR") == null && isTerminal();

@@ -27,9 +27,29 @@ record ErrorReply(int status, int code, String message) {
                 + "the tap's limit of " + limit + " bytes; nothing was forwarded");
     }
 
-    /** The request cannot be expressed to the upstream (a method or header the HTTP client refuses). */
-    static ErrorReply unforwardable(String why) {
-        return new ErrorReply(400, JsonRpcError.INVALID_REQUEST, "legate tap: cannot forward this request: " + why);
+    /** The agent answered with something the tap cannot relay as HTTP/1.1: 502, naming the target. */
+    static ErrorReply badResponse(URI target, MalformedMessage e) {
+        return new ErrorReply(502, JsonRpcError.INTERNAL_ERROR, "legate tap: the agent at " + target
+                + " sent a response the tap cannot relay: " + e.getMessage());
+    }
+
+    /** The request's head or framing breaks HTTP/1.1: 400 (or the more precise status), nothing forwarded. */
+    static ErrorReply malformed(MalformedMessage e) {
+        return new ErrorReply(e.status(), JsonRpcError.INVALID_REQUEST,
+                "legate tap: not a request the tap can forward: " + e.getMessage() + "; nothing was forwarded");
+    }
+
+    /** The reason phrase of the status line the tap writes for its own answer. */
+    String reasonPhrase() {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 413 -> "Content Too Large";
+            case 431 -> "Request Header Fields Too Large";
+            case 501 -> "Not Implemented";
+            case 502 -> "Bad Gateway";
+            case 505 -> "HTTP Version Not Supported";
+            default -> "Error";
+        };
     }
 
     /** The JSON-RPC error response, echoing the request's id when its body is a JSON-RPC object. */

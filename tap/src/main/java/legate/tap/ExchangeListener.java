@@ -11,4 +11,12 @@ package legate.tap;
 @FunctionalInterface
 public interface ExchangeListener {
     void on(ExchangeEvent event);
+
+    /**
+     * Every event handed over so far has been delivered: a listener that holds its output back
+     * (the console printer) writes it now. Called on the listener thread after each batch of events,
+     * so under load the console gets one write per batch instead of one per event.
+     */
+    default void caughtUp() {
+    }
 }

@@ -2,55 +2,44 @@ package legate.tap;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Set;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
 
 /**
- * The request the tap sends the agent for one the client sent it: same method, path, query,
- * end-to-end headers (in their order) and body bytes, on the tap's own connection to the target.
+ * The request the tap sends the agent for one the client sent it: same method, target, end-to-end
+ * headers (in their order, values byte for byte) and body bytes, on the tap's own connection.
  *
  * @param head the HTTP/1.1 request line and header section, ready to write
  * @param body the body, sent with a Content-Length
  */
 record ForwardedRequest(String method, byte[] head, byte[] body) {
     // The tap's connection writes these itself: Host names the target, Content-Length the body it
-    // read whole, and Expect was already answered by the tap's own server.
+    // read whole, and Expect was already answered by the tap.
     private static final String[] CONNECTION_OWNED = {"host", "content-length", "expect"};
     // PROTOCOL (RFC 9110 §9.2.2): the methods a client may repeat without changing the outcome.
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+    private static final byte[] VERSION = " HTTP/1.1\r\nHost: ".getBytes(StandardCharsets.US_ASCII);
 
     /**
-     * @throws IllegalArgumentException when the request cannot be written as HTTP/1.1 (a control
-     *     character in the path or a header)
+     * @param framing the client's framing of the body: the length goes out when the client framed one at all
      */
-    static ForwardedRequest of(URI target, Request request, String pathQuery, byte[] body) {
-        String method = request.getMethod();
-        HttpFields headers = request.getHeaders();
-        StringBuilder head = new StringBuilder(512);
-        head.append(method).append(' ').append(checked("path", pathQuery, true)).append(" HTTP/1.1\r\n");
-        head.append("Host: ").append(target.getRawAuthority()).append("\r\n");
-        HopByHopFields hop = new HopByHopFields(headers.getValuesList(HttpHeader.CONNECTION));
-        for (HttpField field : headers) {
-            String name = field.getName();
-            if (hop.contains(name) || connectionOwned(name)) {
+    static ForwardedRequest of(URI target, RequestHead request, Framing framing, byte[] body) {
+        HeadBytes head = new HeadBytes(256 + 64 * request.fields().size());
+        head.latin1(request.method()).append(' ').latin1(request.target()).append(VERSION).latin1(target.getRawAuthority()).crlf();
+        HopByHopFields hop = new HopByHopFields(request.fields());
+        for (Field field : request.fields()) {
+            if (hop.contains(field.name()) || connectionOwned(field.name())) {
                 continue;
             }
-            head.append(checked("header name", name, true)).append(": ")
-                    .append(checked("header " + name, field.getValue(), false)).append("\r\n");
+            head.latin1(field.name()).append(':').append(' ').latin1(field.value()).crlf();
         }
         // DEFECT: a bodiless GET that gained "Content-Length: 0" on the way reached the agent with a
         // header the client never sent. The length goes out when the client framed a body at all.
-        if (body.length > 0 || headers.contains(HttpHeader.CONTENT_LENGTH)
-                || headers.contains(HttpHeader.TRANSFER_ENCODING)) {
-            head.append("Content-Length: ").append(body.length).append("\r\n");
+        if (!(framing instanceof Framing.None)) {
+            head.latin1("Content-Length: ").latin1(Integer.toString(body.length)).crlf();
         }
-        head.append("\r\n");
+        head.crlf();
         // No Via or X-Forwarded-* header: the agent must see the request as the client sent it.
-        return new ForwardedRequest(method, bytes(head), body);
+        return new ForwardedRequest(request.method(), head.toByteArray(), body);
     }
 
     private static boolean connectionOwned(String name) {
@@ -68,31 +57,5 @@ record ForwardedRequest(String method, byte[] head, byte[] body) {
 
     boolean isHead() {
         return method.equals("HEAD");
-    }
-
-    /** Rejects what would break the message's framing: CR, LF and NUL anywhere, spaces in a token. */
-    private static String checked(String what, String s, boolean token) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0 || (token && (c <= ' ' || c == 0x7f))) {
-                throw new IllegalArgumentException("the " + what + " holds a character HTTP/1.1 cannot carry ("
-                        + String.format(Locale.ROOT, "\\x%02x", (int) c) + ")");
-            }
-        }
-        return s;
-    }
-
-    /**
-     * The head's bytes as they arrived: Jetty reads header bytes as ISO-8859-1, which maps back to
-     * the same bytes; a character beyond it came from UTF-8, so then the head goes out as UTF-8.
-     */
-    private static byte[] bytes(CharSequence head) {
-        String s = head.toString();
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) > 0xff) {
-                return s.getBytes(StandardCharsets.UTF_8);
-            }
-        }
-        return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 }

@@ -1,6 +1,5 @@
 package legate.tap;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,17 +13,11 @@ final class HopByHopFields {
     private static final String[] ALWAYS = {"connection", "proxy-connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade", "proxy-authenticate", "proxy-authorization"};
 
-    private final List<String> named = new ArrayList<>(0);
+    private final List<String> named;
 
-    /** @param connectionValues the values of the message's Connection header fields */
-    HopByHopFields(Iterable<String> connectionValues) {
-        for (String value : connectionValues) {
-            for (String token : value.split(",")) {
-                if (!token.isBlank()) {
-                    named.add(token.trim());
-                }
-            }
-        }
+    /** @param fields the message's field lines, whose Connection lines name more hop-by-hop fields */
+    HopByHopFields(List<Field> fields) {
+        this.named = Fields.tokens(fields, "Connection");
     }
 
     boolean contains(String name) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The tap's listeners on one thread of their own. An exchange hands each event over through a
@@ -15,11 +16,15 @@ import java.util.concurrent.TimeUnit;
  * stay in the order they happened.
  *
  * <p>The queue is bounded: when the listeners fall that far behind (a terminal scrolling slowly),
- * the exchanges wait for them. Nothing is dropped and memory stays bounded.
+ * the exchanges wait for them. Nothing is dropped and memory stays bounded. While events keep
+ * coming, the thread takes them in batches a couple of milliseconds apart, and the listeners write
+ * once per batch ({@link ExchangeListener#caughtUp()}).
  */
 final class ListenerThread implements ExchangeListener, AutoCloseable {
     private static final int CAPACITY = 16 * 1024;
     private static final long DRAIN_TIMEOUT_S = 10;
+    // Short enough that a person never sees the delay, long enough that events arrive in batches.
+    private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** Put after the last event by {@link #close()}; compared by identity. */
     private static final ExchangeEvent END = new ExchangeEvent.Refused(0, Instant.EPOCH, 0, "end of events");
 
@@ -53,18 +58,43 @@ final class ListenerThread implements ExchangeListener, AutoCloseable {
         List<ExchangeEvent> batch = new ArrayList<>();
         while (true) {
             try {
+                // Idle: wait until an exchange hands an event over, which wakes this thread.
                 batch.add(queue.take());
             } catch (InterruptedException e) {
                 return;
             }
-            queue.drainTo(batch);
+            do {
+                queue.drainTo(batch);
+                if (!deliver(batch)) {
+                    return;
+                }
+                // Busy: let the next events gather for a moment rather than have every event wake
+                // this thread; an exchange that hands one over then finds no one to wake, which on
+                // two shared cores was a context switch per event.
+                LockSupport.parkNanos(GATHER_NANOS);
+            } while (!queue.isEmpty());
+        }
+    }
+
+    /** Delivers a batch and tells the listeners they have caught up; false when the batch held the end. */
+    private boolean deliver(List<ExchangeEvent> batch) {
+        try {
             for (ExchangeEvent event : batch) {
                 if (event == END) {
-                    return;
+                    return false;
                 }
                 deliver(event);
             }
+            return true;
+        } finally {
             batch.clear();
+            for (ExchangeListener listener : listeners) {
+                try {
+                    listener.caughtUp();
+                } catch (RuntimeException e) {
+                    System.err.println("legate tap: a listener failed to write its output: " + e);
+                }
+            }
         }
     }
 

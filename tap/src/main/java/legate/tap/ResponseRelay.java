@@ -3,14 +3,14 @@ package legate.tap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import legate.tap.ExchangeEvent.Outcome;
 import legate.wire.sse.SseParser;
 
 /**
- * The relay of one response body from the upstream to the client: each chunk is written and
+ * The relay of one response body from the upstream to the client: each piece is written and
  * flushed to the client the moment it is read, then shown. Nothing waits for a frame, a line or
  * the end of the body, so a client behind the tap sees bytes at the pace the agent sends them.
+ * Only the last piece of a body that is not a stream waits: it leaves with the body's end, in one write.
  *
  * <p>For an event stream the same bytes also feed an {@link SseParser}, which reports each frame
  * once its bytes have already gone out. The parser only displays: if it gives up on a stream it
@@ -20,8 +20,8 @@ final class ResponseRelay {
     /** A frame line longer than this is relayed but no longer shown as frames. */
     static final int MAX_SHOWN_LINE_BYTES = 16 * 1024 * 1024;
 
-    private final InputStream upstream;
-    private final OutputStream client;
+    private final BodyInput upstream;
+    private final BodyOutput client;
     private final int keepBytes;
     private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
     private long bytes;
@@ -29,7 +29,7 @@ final class ResponseRelay {
     private IOException clientFailure;
 
     /** @param keepBytes how much of the body to keep for display; the rest is relayed and counted only */
-    ResponseRelay(InputStream upstream, OutputStream client, int keepBytes) {
+    ResponseRelay(BodyInput upstream, BodyOutput client, int keepBytes) {
         this.upstream = upstream;
         this.client = client;
         this.keepBytes = keepBytes;
@@ -37,13 +37,14 @@ final class ResponseRelay {
 
     /** Relays the whole body, keeping its start for display. */
     Outcome body() {
-        Tee tee = new Tee();
+        Tee tee = new Tee(true);
         return drain(tee);
     }
 
     /** Relays an event stream, reporting each frame after its bytes reached the client. */
     Outcome frames(SseParser.Listener frames) {
-        Tee tee = new Tee();
+        // Every piece of a stream is flushed, its last frame too: a frame is reported once it has left.
+        Tee tee = new Tee(false);
         try {
             // The head goes out now, not with the first frame: the client learns at once that a
             // stream has opened, as it would without the tap.
@@ -96,11 +97,20 @@ final class ResponseRelay {
 
     /** Reads from the upstream and, before handing the bytes on, writes and flushes them to the client. */
     private final class Tee extends InputStream {
+        private final boolean holdLast;
+
+        /** @param holdLast whether the body's last piece waits for its end, to leave in one write with it */
+        Tee(boolean holdLast) {
+            this.holdLast = holdLast;
+        }
+
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             int n;
+            boolean last;
             try {
                 n = upstream.read(b, off, len);
+                last = holdLast && n > 0 && upstream.complete();
             } catch (IOException e) {
                 upstreamFailure = e;
                 throw e;
@@ -108,7 +118,9 @@ final class ResponseRelay {
             if (n > 0) {
                 try {
                     client.write(b, off, n);
-                    client.flush();
+                    if (!last) {
+                        client.flush();
+                    }
                 } catch (IOException e) {
                     clientFailure = e;
                     throw e;

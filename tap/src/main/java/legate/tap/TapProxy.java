@@ -1,15 +1,13 @@
 package legate.tap;
 
+import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The wire tap: a transparent HTTP proxy in front of one A2A agent that reports every exchange to
@@ -23,57 +21,62 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * connection changes (hop-by-hop headers, chunk boundaries, Host). When the agent cannot be reached
  * the tap answers 502 itself, with a JSON-RPC error naming the target.
  *
- * <p>Each exchange runs on its own virtual thread, which also does its upstream I/O: a held stream
- * costs a few kilobytes.
+ * <p>It speaks HTTP/1.1 itself on both sides: each client connection has a thread of its own and a
+ * connection to the agent of its own, and blocks on both ({@link ClientConnection}).
  */
 public final class TapProxy implements AutoCloseable {
-    // Streams stay open across long turns; the agent's keep-alive comments keep them under this.
-    private static final long IDLE_TIMEOUT_MS = 120_000;
+    // Between requests only: an exchange in progress (a long turn, a quiet stream) is never cut off.
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     private final TapConfig config;
-    private final Server jetty;
-    private final ServerConnector connector;
-    private final UpstreamClient client;
+    private final Duration idleTimeout;
+    private final UpstreamDialer dialer;
     private final ListenerThread listeners;
+    private final TapContext context;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private ClientAcceptor acceptor;
 
     public TapProxy(TapConfig config, List<ExchangeListener> listeners, Clock clock) {
+        this(config, listeners, clock, IDLE_TIMEOUT);
+    }
+
+    /** @param idleTimeout how long a client connection may wait between requests before the tap closes it */
+    TapProxy(TapConfig config, List<ExchangeListener> listeners, Clock clock, Duration idleTimeout) {
         this.config = config;
-        QueuedThreadPool pool = new QueuedThreadPool();
-        pool.setName("legate-tap");
-        pool.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(
-                Thread.ofVirtual().name("legate-tap-exchange-", 0).factory()));
-        this.jetty = new Server(pool);
-        HttpConfiguration http = new HttpConfiguration();
-        // The agent's own Date and Server headers pass through; the tap adds none of its own.
-        http.setSendServerVersion(false);
-        http.setSendDateHeader(false);
-        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(config.host());
-        connector.setPort(config.port());
-        connector.setIdleTimeout(IDLE_TIMEOUT_MS);
-        jetty.addConnector(connector);
-        // HTTP/1.1 over kept-alive sockets, blocking on the exchange's thread: no selector thread and
-        // no hand-over per exchange (the JDK HttpClient cost the tap five times the agent's CPU).
-        this.client = new UpstreamClient(config.target(), CONNECT_TIMEOUT);
+        this.idleTimeout = idleTimeout;
+        this.dialer = new UpstreamDialer(config.target(), CONNECT_TIMEOUT);
         this.listeners = new ListenerThread(listeners);
-        jetty.setHandler(new ExchangeHandler(config, client, this.listeners, clock));
+        this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners, clock, new AtomicLong());
     }
 
     /** Binds, starts forwarding, and returns the port. */
-    public int start() throws Exception {
-        try {
-            listeners.start();
-            jetty.start();
-        } catch (Exception e) {
-            stop();
-            throw e;
+    public synchronized int start() throws IOException {
+        if (acceptor != null) {
+            throw new IllegalStateException("the tap has been started already");
         }
-        return connector.getLocalPort();
+        acceptor = new ClientAcceptor(config.host(), config.port(), connectionThreads(), idleTimeout);
+        listeners.start();
+        ClientAcceptor a = acceptor;
+        a.start(socket -> {
+            ClientConnection[] self = new ClientConnection[1];
+            self[0] = new ClientConnection(socket, dialer, context, () -> a.forget(self[0]));
+            return self[0];
+        });
+        return acceptor.port();
+    }
+
+    /**
+     * Platform threads: a connection's thread sleeps in the kernel's read and is woken by it
+     * directly; a virtual thread would go through the JDK's poller and a carrier thread on every
+     * read, which measured as more CPU per exchange (docs/benchmarks.md, workload 6).
+     */
+    private static ThreadFactory connectionThreads() {
+        return Thread.ofPlatform().name("legate-tap-connection-", 0).daemon().factory();
     }
 
     public int port() {
-        return connector.getLocalPort();
+        return acceptor.port();
     }
 
     /** The URL clients dial: the bound address, with a wildcard bind shown as loopback. */
@@ -92,20 +95,31 @@ public final class TapProxy implements AutoCloseable {
     }
 
     /** Stops listening, breaks off every exchange still in flight, and reports what they did. */
-    public void stop() throws Exception {
-        // Upstream first: open streams end, so their exchanges finish before Jetty stops.
-        client.close();
+    public void stop() throws InterruptedException {
+        ClientAcceptor a;
+        synchronized (this) {
+            a = acceptor;
+        }
         try {
-            jetty.stop();
+            if (a != null) {
+                a.stopAccepting();
+            }
+            // Upstream first: open streams end, so their exchanges finish and report before their
+            // client connections close.
+            dialer.close();
+            if (a != null) {
+                a.close();
+            }
         } finally {
             // Last: every event of the exchanges that just ended reaches the listeners first.
             listeners.close();
+            stopped.countDown();
         }
     }
 
     /** Blocks until the tap stops. */
     public void join() throws InterruptedException {
-        jetty.join();
+        stopped.await();
     }
 
     @Override
@@ -114,8 +128,6 @@ public final class TapProxy implements AutoCloseable {
             stop();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new IllegalStateException("the tap did not stop cleanly", e);
         }
     }
 }

@@ -24,6 +24,8 @@ import legate.tap.ExchangeEvent.StreamOpened;
  * anything else is shown as text with control characters made visible, so a broken body looks broken.
  * Colours are for terminals only; the caller decides. A block is built as bytes ({@link PrintedBlock})
  * and written with one call, so a body goes from the wire to the console without being decoded.
+ * Blocks are flushed when the listener thread has caught up ({@link #caughtUp()}), so a buffered
+ * stream gets one write per batch of events; a stream that flushes on every write shows each at once.
  */
 public final class WirePrinter implements ExchangeListener {
     private static final String RESET = PrintedBlock.RESET;
@@ -100,7 +102,18 @@ public final class WirePrinter implements ExchangeListener {
         }
         lock.lock();
         try {
+            // No flush: a stream that flushes on write shows the block now; a buffered one (the
+            // tap's console) shows it when the listener thread has caught up.
             out.write(bytes, 0, length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void caughtUp() {
+        lock.lock();
+        try {
             out.flush();
         } finally {
             lock.unlock();

@@ -26,6 +26,7 @@ final class ScriptedUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final Script script;
     private final List<Socket> sockets = new ArrayList<>();
+    private final List<String> requests = new ArrayList<>();
 
     ScriptedUpstream(Script script) throws IOException {
         this.script = script;
@@ -35,6 +36,20 @@ final class ScriptedUpstream implements AutoCloseable {
 
     int port() {
         return server.getLocalPort();
+    }
+
+    /** Every request received so far, head and body as ISO-8859-1 text (byte for byte), in arrival order. */
+    List<String> requests() {
+        synchronized (requests) {
+            return List.copyOf(requests);
+        }
+    }
+
+    /** How many connections the upstream has accepted so far. */
+    int connections() {
+        synchronized (sockets) {
+            return sockets.size();
+        }
     }
 
     private void acceptLoop() {
@@ -57,7 +72,10 @@ final class ScriptedUpstream implements AutoCloseable {
             OutputStream out = s.getOutputStream();
             String head;
             while ((head = readHead(in)) != null) {
-                in.readNBytes(contentLength(head));
+                byte[] body = in.readNBytes(contentLength(head));
+                synchronized (requests) {
+                    requests.add(head + new String(body, StandardCharsets.ISO_8859_1));
+                }
                 script.answer(head, out);
             }
         } catch (IOException | InterruptedException e) {
@@ -79,6 +97,11 @@ final class ScriptedUpstream implements AutoCloseable {
 
     static void lastChunk(OutputStream out) throws IOException {
         write(out, "0\r\n\r\n");
+    }
+
+    /** The script of an agent that answers every request with {@code {"ok":true}}. */
+    static void okJson(String requestHead, OutputStream out) throws IOException {
+        json(out, "{\"ok\":true}");
     }
 
     /** A whole JSON response with a Content-Length. */
