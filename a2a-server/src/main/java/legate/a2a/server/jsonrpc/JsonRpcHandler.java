@@ -124,8 +124,17 @@ public final class JsonRpcHandler extends Handler.Abstract {
             throw new BodyTooLarge(maxBodyBytes);
         }
         try (InputStream in = Content.Source.asInputStream(request)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
-            byte[] buf = new byte[8192];
+            if (declared >= 0) {
+                // The common case, a Content-Length: one array of that size, no copy. A body that
+                // ends early is cut, and fails to parse like any other cut JSON.
+                byte[] body = in.readNBytes((int) declared);
+                if (in.read() >= 0) {
+                    throw new JsonRpcException(-32700, "Parse error: the body is longer than its Content-Length");
+                }
+                return body;
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+            byte[] buf = new byte[4096];
             int n;
             while ((n = in.read(buf)) > 0) {
                 if (out.size() + n > maxBodyBytes) {
