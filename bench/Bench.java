@@ -159,7 +159,12 @@ public final class Bench {
                 try {
                     String url = url(p.port);
                     List<Proc> servers = List.of(p);
+                    // The JVM's compilers work for 10-20 s after a start on two cores; a figure taken
+                    // sooner measures them. Both servers get the same warm-up on both kinds of call.
                     wrk(servers, url, 16, o.serverWarmup, "send", null);
+                    if (w3) {
+                        sse(servers, p.port, 16, Math.max(1, o.serverWarmup - 1), 1);
+                    }
                     if (w1) {
                         for (int c : SEND_CONCURRENCY) {
                             wrk(servers, url, c, o.warmup, "send", null);
@@ -213,7 +218,7 @@ public final class Bench {
             sec.notes.add("wrk " + wrkVersion() + ", " + o.wrkThreads + " thread(s), bench/a2a.lua: every request a new "
                     + "messageId, every response checked (HTTP 200, COMPLETED, the exact statistics). " + o.duration
                     + " s per figure after " + o.warmup + " s of warm-up at the same concurrency; each server gets "
-                    + o.serverWarmup + " s of warm-up after it starts. Server CPU = utime+stime of its process tree "
+                    + o.serverWarmup + " s of SendMessage warm-up at c=16 after it starts (and as long again of streams when workload 3 runs). Server CPU = utime+stime of its process tree "
                     + "during the measured window.");
         }
         if (w2) {
@@ -616,8 +621,12 @@ public final class Bench {
 
     /** One SseLoad run at concurrency c; server CPU is read at the window's start and end marks. */
     Map<String, Object> sse(List<Proc> servers, int port, int c) throws Exception {
+        return sse(servers, port, c, Math.max(2, o.warmup), o.duration);
+    }
+
+    Map<String, Object> sse(List<Proc> servers, int port, int c, int warmupS, int durationS) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(List.of(java, "-cp", classes.toString(), "SseLoad", "--mode", "load",
-                "--url", url(port), "--concurrency", "" + c, "--warmup", "" + Math.max(2, o.warmup), "--duration", "" + o.duration,
+                "--url", url(port), "--concurrency", "" + c, "--warmup", "" + warmupS, "--duration", "" + durationS,
                 "--tag", tag())).directory(run.toFile())
                 .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve("sseload.log").toFile()));
         long child0 = Proc.reapedChildrenTicks();
@@ -625,7 +634,7 @@ public final class Bench {
         BlockingQueue<String> lines = lines(load.process);
         long cpuStart = 0, cpuEnd = 0;
         Map<String, Object> j = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(2, o.warmup) + o.duration + 90);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupS + durationS + 90);
         try {
             while (j == null && System.nanoTime() < deadline) {
                 String l = lines.poll(1, TimeUnit.SECONDS);
@@ -1065,7 +1074,7 @@ public final class Bench {
         Path root, runDir, launcher, jar, classes;
         String command = "bench/run";
         boolean quick, docs, docsSet;
-        int rounds = 3, duration = 5, warmup = 1, serverWarmup = 5, heldRounds = 2, coldRounds = 5, bridgeRounds = 3,
+        int rounds = 3, duration = 5, warmup = 1, serverWarmup = 10, heldRounds = 2, coldRounds = 5, bridgeRounds = 3,
                 bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120;
         long heldStepDelayMs = 600_000;
         int[] heldLevels = {1000, 5000, 10_000};
