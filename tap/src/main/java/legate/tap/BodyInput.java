@@ -75,10 +75,15 @@ final class BodyInput extends InputStream {
 
     @Override
     public int read() throws IOException {
+        return oneByte(this);
+    }
+
+    /** InputStream's single-byte read on top of a read into an array that may return 0. */
+    static int oneByte(InputStream in) throws IOException {
         byte[] one = new byte[1];
         int n;
         do {
-            n = read(one, 0, 1);
+            n = in.read(one, 0, 1);
         } while (n == 0);
         return n < 0 ? -1 : one[0] & 0xff;
     }

@@ -27,17 +27,10 @@ final class HeadParser {
      * @throws MalformedMessage with the status the client is to get
      */
     static RequestHead request(WireInput in) throws IOException {
-        int length = headLength(in, true);
-        if (length < 0) {
-            return null;
+        RequestHead head = head(in, true, HeadParser::requestLine);
+        if (head != null) {
+            checkHost(head);
         }
-        byte[] b = in.array();
-        int start = in.position();
-        int end = start + length;
-        in.skip(length);
-        int lineEnd = lineEnd(b, start, end);
-        RequestHead head = requestLine(b, start, lineEnd, fields(b, next(b, lineEnd), end));
-        checkHost(head);
         return head;
     }
 
@@ -47,7 +40,17 @@ final class HeadParser {
      * @throws MalformedMessage when the response is not HTTP/1.1 the tap can relay
      */
     static ResponseHead response(WireInput in) throws IOException {
-        int length = headLength(in, false);
+        return head(in, false, HeadParser::statusLine);
+    }
+
+    /** How the first line of a head is read, given its bounds and the fields that follow it. */
+    private interface FirstLine<T> {
+        T read(byte[] b, int from, int to, List<Field> fields) throws MalformedMessage;
+    }
+
+    private static <T> T head(WireInput in, boolean request, FirstLine<T> firstLine) throws IOException {
+        // PROTOCOL (RFC 9112 §2.2): a server ignores empty lines before a request line; a response has no such leeway.
+        int length = headLength(in, request);
         if (length < 0) {
             return null;
         }
@@ -56,7 +59,7 @@ final class HeadParser {
         int end = start + length;
         in.skip(length);
         int lineEnd = lineEnd(b, start, end);
-        return statusLine(b, start, lineEnd, fields(b, next(b, lineEnd), end));
+        return firstLine.read(b, start, lineEnd, fields(b, next(b, lineEnd), end));
     }
 
     /**

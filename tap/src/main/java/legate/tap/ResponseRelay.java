@@ -136,12 +136,7 @@ final class ResponseRelay {
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n;
-            do {
-                n = read(one, 0, 1);
-            } while (n == 0);
-            return n < 0 ? -1 : one[0] & 0xff;
+            return BodyInput.oneByte(this);
         }
     }
 }

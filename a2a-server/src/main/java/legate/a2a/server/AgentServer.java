@@ -25,8 +25,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * An A2A v1.0 server: the Agent Card and the JSON-RPC binding on one Jetty listener, in front of
  * an {@link AgentExecutor}. Create, then {@link #start()}, then {@link #stop()}.
  *
- * <p>Jetty's selector threads stay platform threads; every request handler and every turn of an
- * agent runs on a virtual thread, so a held stream or a long turn costs a few kilobytes, not a thread.
+ * <p>Every Jetty task (the selector's included), every request handler and every turn of an agent
+ * runs on a virtual thread; an open stream holds no thread of its own, only its connection (the
+ * agent's turn behind it may hold one).
  */
 public final class AgentServer implements AutoCloseable {
     private final Server jetty;
