@@ -3,7 +3,7 @@ package legate.mcp;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 
 /**
  * An HTTP answer that refuses a request before MCP sees it: a status and a JSON-RPC error body with
@@ -18,7 +18,7 @@ record Refusal(int status, String message) {
 
     void writeTo(HttpServletResponse response) throws IOException {
         String body = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":" + CODE + ",\"message\":"
-                + JsonRpcCodec.mapper().writeValueAsString(message) + "},\"id\":null}";
+                + WireJson.mapper().writeValueAsString(message) + "},\"id\":null}";
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

@@ -13,7 +13,7 @@ import java.util.Map;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;
 
 /**
@@ -78,7 +78,7 @@ public final class CardResolver {
     public static AgentCard parse(String json) {
         JsonNode tree;
         try {
-            tree = JsonRpcCodec.mapper().readTree(json);
+            tree = WireJson.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new AgentCardException("is not JSON: " + e.getOriginalMessage(), List.of());
         }
@@ -100,14 +100,14 @@ public final class CardResolver {
      */
     static JsonNode flattenCaseOneofs(JsonNode node) {
         if (node.isArray()) {
-            ArrayNode out = JsonRpcCodec.mapper().createArrayNode();
+            ArrayNode out = WireJson.mapper().createArrayNode();
             node.forEach(element -> out.add(flattenCaseOneofs(element)));
             return out;
         }
         if (!node.isObject()) {
             return node;
         }
-        ObjectNode out = JsonRpcCodec.mapper().createObjectNode();
+        ObjectNode out = WireJson.mapper().createObjectNode();
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             JsonNode value = field.getValue();
             JsonNode caseName = value.isObject() ? value.get("$case") : null;

@@ -9,7 +9,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import legate.a2a.model.A2aError;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentInterface;
@@ -59,7 +59,7 @@ class JsonRpcTransportTest {
             assertThat(call.method()).isEqualTo("POST");
             assertThat(call.header("A2A-Version")).isEqualTo("1.0");
             assertThat(call.header("Content-Type")).isEqualTo("application/json");
-            JsonNode body = JsonRpcCodec.mapper().readTree(call.body());
+            JsonNode body = WireJson.mapper().readTree(call.body());
             assertThat(body.path("jsonrpc").asText()).isEqualTo("2.0");
             assertThat(body.path("method").asText()).isEqualTo("GetTask");
             assertThat(body.path("params").path("id").asText()).isEqualTo("T");

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import legate.wire.json.WireJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 
@@ -35,7 +36,7 @@ public final class AcpConnection {
         }
     }
 
-    private static final ObjectMapper JSON = JsonRpcCodec.mapper();
+    private static final ObjectMapper JSON = WireJson.mapper();
 
     private final AdapterProcess process;
     private final ClientHandler handler;

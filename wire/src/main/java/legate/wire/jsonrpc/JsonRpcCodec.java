@@ -1,47 +1,27 @@
 package legate.wire.jsonrpc;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import legate.wire.json.WireJson;
 
 /**
- * Reads and writes JSON-RPC 2.0 envelopes. Reading is bounded (nesting depth, string length) so a
- * hostile body costs a clear error, not the process; the caller bounds the byte length.
+ * Reads and writes JSON-RPC 2.0 envelopes. Reading is bounded (see {@link WireJson}) so a hostile
+ * body costs a clear error, not the process; the caller bounds the byte length.
  */
 public final class JsonRpcCodec {
-    /** Deeper JSON than this is refused: A2A messages nest a handful of levels, metadata a few more. */
-    public static final int MAX_NESTING_DEPTH = 64;
-
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_NESTING_DEPTH)
-                    .maxStringLength(64 * 1024 * 1024)
-                    .build())
-            // Jackson's default buffer pool is per thread; with a virtual thread per request every
-            // request would build its own buffers and every held stream keep them.
-            .recyclerPool(JsonRecyclerPools.sharedLockFreePool())
-            .build());
-
     private static final JsonStringEncoder JSON_STRINGS = JsonStringEncoder.getInstance();
 
     private JsonRpcCodec() {
     }
 
-    public static ObjectMapper mapper() {
-        return MAPPER;
-    }
-
     /** Parses JSON text into a tree, mapping every parse failure to -32700 with a readable message. */
     public static JsonNode parseTree(byte[] body) throws JsonRpcException {
         try {
-            JsonNode node = MAPPER.readTree(body);
+            JsonNode node = WireJson.mapper().readTree(body);
             if (node == null || node.isMissingNode()) {
                 throw new JsonRpcException(JsonRpcError.PARSE_ERROR, "Parse error: the request body is empty");
             }
@@ -96,7 +76,7 @@ public final class JsonRpcCodec {
 
     /** Serialises an error response. */
     public static String errorJson(JsonNode id, JsonRpcError error) {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("jsonrpc", "2.0");
         root.set("id", id == null ? JsonNodeFactory.instance.nullNode() : id);
         ObjectNode err = root.putObject("error");
@@ -105,22 +85,12 @@ public final class JsonRpcCodec {
         if (error.data() != null) {
             err.set("data", error.data());
         }
-        return write(root);
-    }
-
-    /** A tree as JSON text, through the shared buffer pool (see {@link #idJson}). */
-    public static String write(JsonNode tree) {
-        try {
-            return MAPPER.writeValueAsString(tree);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree could not be written", e);
-        }
+        return WireJson.write(root);
     }
 
     /**
-     * The id as it goes back on the wire. Not {@code JsonNode.toString()}: that writes through
-     * Jackson's per-thread buffer cache, and with a virtual thread per request every request kept
-     * its own 8 KB of buffers for as long as its thread lived (a held stream: as long as the stream).
+     * The id as it goes back on the wire. Not {@code JsonNode.toString()}: see {@link WireJson#write}
+     * for what that cost per virtual thread.
      */
     public static String idJson(JsonNode id) {
         if (id == null || id.isNull()) {
@@ -134,7 +104,7 @@ public final class JsonRpcCodec {
             JSON_STRINGS.quoteAsString(id.textValue(), sb);
             return sb.append('"').toString();
         }
-        return write(id);
+        return WireJson.write(id);
     }
 
     /** Reads a response envelope (client side). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import legate.wire.json.WireJson;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class JsonRpcCodecTest {
     @Test
     void errorResponsesCarryCodeMessageAndData() throws JsonRpcException {
         String json = JsonRpcCodec.errorJson(null, new JsonRpcError(-32001, "Task not found: x",
-                JsonRpcCodec.mapper().createArrayNode().add("d")));
+                WireJson.mapper().createArrayNode().add("d")));
         JsonRpcMessage.Response r = JsonRpcCodec.toResponse(tree(json));
         assertThat(r.isError()).isTrue();
         assertThat(r.error().code()).isEqualTo(-32001);

@@ -18,6 +18,7 @@ import legate.a2a.client.TransportException;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aMethods;
 import legate.a2a.model.ProtoJson;
+import legate.wire.json.WireJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcException;
 import legate.wire.jsonrpc.JsonRpcMessage;
@@ -115,7 +116,7 @@ public final class JsonRpcTransport implements Transport {
 
     private static String quote(String s) {
         try {
-            return JsonRpcCodec.mapper().writeValueAsString(s);
+            return WireJson.mapper().writeValueAsString(s);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

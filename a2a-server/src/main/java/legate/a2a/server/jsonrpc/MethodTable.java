@@ -15,7 +15,7 @@ import static legate.a2a.model.A2aMethods.SUBSCRIBE_TO_TASK;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import legate.a2a.server.task.RequestHandler;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.GetTaskRequest;
@@ -74,6 +74,6 @@ final class MethodTable {
     }
 
     private static JsonNode params(JsonNode params) {
-        return params == null ? JsonRpcCodec.mapper().createObjectNode() : params;
+        return params == null ? WireJson.mapper().createObjectNode() : params;
     }
 }

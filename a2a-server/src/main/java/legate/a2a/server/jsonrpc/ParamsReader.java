@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 
 /**
  * Reads JSON-RPC params (already a Jackson tree) straight into a protobuf builder, with the same
@@ -76,7 +76,7 @@ final class ParamsReader {
             }
             default -> {
                 if (d.getFile().getPackage().equals("google.protobuf")) {
-                    ProtoJson.parse(JsonRpcCodec.write(json), b);
+                    ProtoJson.parse(WireJson.write(json), b);
                     return;
                 }
             }

@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.SendMessageRequest;
@@ -51,7 +51,7 @@ class ParamsReaderTest {
     @MethodSource("accepted")
     void readsWhatJsonFormatReads(Supplier<Message.Builder> builder, String json) throws Exception {
         Message expected = ProtoJson.parse(json, builder.get()).build();
-        Message actual = ParamsReader.read(JsonRpcCodec.mapper().readTree(json), builder.get()).build();
+        Message actual = ParamsReader.read(WireJson.mapper().readTree(json), builder.get()).build();
         assertThat(actual).isEqualTo(expected);
     }
 
@@ -75,7 +75,7 @@ class ParamsReaderTest {
     @MethodSource("refused")
     void refusesWhatJsonFormatRefusesAsInvalidParams(Supplier<Message.Builder> builder, String json) throws Exception {
         assertThatThrownBy(() -> ProtoJson.parse(json, builder.get())).isInstanceOf(A2aException.class);
-        assertThatThrownBy(() -> ParamsReader.read(JsonRpcCodec.mapper().readTree(json), builder.get()))
+        assertThatThrownBy(() -> ParamsReader.read(WireJson.mapper().readTree(json), builder.get()))
                 .isInstanceOf(A2aException.class)
                 .satisfies(e -> assertThat(((A2aException) e).error()).isEqualTo(A2aError.INVALID_PARAMS))
                 .hasMessageStartingWith("invalid ");
