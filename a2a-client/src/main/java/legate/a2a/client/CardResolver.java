@@ -86,7 +86,7 @@ public final class CardResolver {
             throw new AgentCardException("is not a JSON object, so not an agent card", List.of());
         }
         try {
-            return ProtoJson.parse(flattenCaseOneofs(tree).toString(), AgentCard.newBuilder()).build();
+            return ProtoJson.read(flattenCaseOneofs(tree), "card", AgentCard.newBuilder()).build();
         } catch (A2aException e) {
             throw new AgentCardException("is not an agent card: " + e.getMessage(), List.of());
         }

@@ -119,6 +119,26 @@ class JsonRpcTransportTest {
         }
     }
 
+    // PROTOCOL (A2A §5.7): a result is read leniently (unknown members, snake_case names, nulls), but a
+    // member of the wrong shape makes it an invalid response that names the member, read from the
+    // tree the envelope was parsed into, not printed back to text for JsonFormat.
+    @Test
+    void aResultIsReadLenientlyAndAWrongShapeIsAnInvalidResponseNamingTheMember() throws Exception {
+        try (ScriptedPeer peer = new ScriptedPeer((request, out, self) -> jsonRpc(out, 200,
+                !request.body().contains("\"BAD\"")
+                        ? "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"T\",\"context_id\":\"C\",\"kind\":\"task\","
+                                + "\"history\":null,\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}"
+                        : "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"id\":\"T\",\"status\":\"working\"}}"));
+             A2aClient client = clientFor(peer)) {
+
+            assertThat(client.getTask("T").getContextId()).isEqualTo("C");
+            assertThatThrownBy(() -> client.getTask("BAD"))
+                    .isInstanceOf(InvalidResponseException.class)
+                    .hasMessageContaining("GetTask")
+                    .hasMessageContaining("invalid Task: result.status: expected an object");
+        }
+    }
+
     // A refused connection on a call is a transport failure, told apart from the agent's errors.
     @Test
     void aRefusedCallIsAConnectFailure() throws Exception {

@@ -106,7 +106,7 @@ public final class JsonRpcTransport implements Transport {
 
     private <B extends Message.Builder> B parse(String method, JsonNode result, B builder) {
         try {
-            return ProtoJson.parse(result.toString(), builder);
+            return ProtoJson.read(result, "result", builder);
         } catch (A2aException e) {
             throw new InvalidResponseException(method + " at " + endpoint + " answered with an "
                     + e.getMessage());
