@@ -95,7 +95,7 @@ public final class CardResolver {
     /**
      * PEER (@a2a-js/sdk 1.2.0): its well-known card handler writes {@code JSON.stringify} of the SDK
      * object, so a oneof arrives as {@code "scheme":{"$case":"httpAuthSecurityScheme","value":{…}}}
-     * instead of ProtoJSON's {@code "httpAuthSecurityScheme":{…}} (digest §10, §12 #15). Left as it
+     * instead of ProtoJSON's {@code "httpAuthSecurityScheme":{…}}. Left as it
      * is, ProtoJSON would ignore the unknown key and lose the security scheme without a word.
      */
     static JsonNode flattenCaseOneofs(JsonNode node) {
