@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import legate.wire.jsonrpc.JsonRpcCodec;
 
 /**
  * The scripted session {@code legate agent --start-cache-training} serves to itself: the Agent
@@ -43,8 +44,7 @@ final class StartupTraining {
             if (!id.find()) {
                 throw new IOException("no task id in " + sent);
             }
-            expect(post("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"GetTask\",\"params\":{\"id\":\""
-                    + id.group(1) + "\"}}"), "TASK_STATE_COMPLETED");
+            expect(post(JsonRpcCodec.requestJson(i, "GetTask", "{\"id\":\"" + id.group(1) + "\"}")), "TASK_STATE_COMPLETED");
             if (i % 4 == 0) {
                 expect(post(message("SendStreamingMessage", i)), "TASK_STATE_COMPLETED");
             }
@@ -52,9 +52,8 @@ final class StartupTraining {
     }
 
     private static String message(String method, int i) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"" + method + "\",\"params\":{\"message\":"
-                + "{\"messageId\":\"training-" + method + "-" + i + "\",\"role\":\"ROLE_USER\","
-                + "\"parts\":[{\"text\":\"The quick brown fox. It jumps!\"}]}}}";
+        return JsonRpcCodec.requestJson(i, method, "{\"message\":{\"messageId\":\"training-" + method + "-" + i
+                + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"The quick brown fox. It jumps!\"}]}}");
     }
 
     private static String expect(String response, String needle) throws IOException {

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.jsonrpc.JsonRpcError;
 
 /**
  * An HTTP answer that refuses a request before MCP sees it: a status and a JSON-RPC error body with
@@ -17,8 +18,7 @@ record Refusal(int status, String message) {
     private static final int CODE = -32000;
 
     void writeTo(HttpServletResponse response) throws IOException {
-        String body = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":" + CODE + ",\"message\":"
-                + JsonRpcCodec.mapper().writeValueAsString(message) + "},\"id\":null}";
+        String body = JsonRpcCodec.errorJson(null, new JsonRpcError(CODE, message, null));
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.google.protobuf.MessageOrBuilder;
 import java.util.Map;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 
 /**
  * An A2A object (card, artifact, message) as the plain JSON object MCP's {@code structuredContent}
@@ -20,7 +20,7 @@ final class StructuredJson {
 
     static Map<String, Object> of(MessageOrBuilder a2aObject) {
         try {
-            return JsonRpcCodec.mapper().readValue(ProtoJson.print(a2aObject), MAP);
+            return WireJson.mapper().readValue(ProtoJson.print(a2aObject), MAP);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("ProtoJSON printed something that is not a JSON object", e);
         }

@@ -10,7 +10,7 @@ import legate.a2a.model.A2aError;
  *
  * <p>A code this build does not know is kept as it came and shown in the message; {@link #error()}
  * is then empty. Classify by {@link #reason()} or {@link #code()}, never by the HTTP status: the
- * same error arrives with 200, 400 or 500 depending on the peer (digest §8).
+ * same error arrives with 200, 400 or 500 depending on the peer.
  */
 public final class AgentErrorException extends A2aClientException {
     private final int code;

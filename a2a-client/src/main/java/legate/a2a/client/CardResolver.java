@@ -13,7 +13,7 @@ import java.util.Map;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;
 
 /**
@@ -78,7 +78,7 @@ public final class CardResolver {
     public static AgentCard parse(String json) {
         JsonNode tree;
         try {
-            tree = JsonRpcCodec.mapper().readTree(json);
+            tree = WireJson.mapper().readTree(json);
         } catch (JsonProcessingException e) {
             throw new AgentCardException("is not JSON: " + e.getOriginalMessage(), List.of());
         }
@@ -86,7 +86,7 @@ public final class CardResolver {
             throw new AgentCardException("is not a JSON object, so not an agent card", List.of());
         }
         try {
-            return ProtoJson.parse(flattenCaseOneofs(tree).toString(), AgentCard.newBuilder()).build();
+            return ProtoJson.read(flattenCaseOneofs(tree), "card", AgentCard.newBuilder()).build();
         } catch (A2aException e) {
             throw new AgentCardException("is not an agent card: " + e.getMessage(), List.of());
         }
@@ -95,19 +95,19 @@ public final class CardResolver {
     /**
      * PEER (@a2a-js/sdk 1.2.0): its well-known card handler writes {@code JSON.stringify} of the SDK
      * object, so a oneof arrives as {@code "scheme":{"$case":"httpAuthSecurityScheme","value":{…}}}
-     * instead of ProtoJSON's {@code "httpAuthSecurityScheme":{…}} (digest §10, §12 #15). Left as it
+     * instead of ProtoJSON's {@code "httpAuthSecurityScheme":{…}}. Left as it
      * is, ProtoJSON would ignore the unknown key and lose the security scheme without a word.
      */
     static JsonNode flattenCaseOneofs(JsonNode node) {
         if (node.isArray()) {
-            ArrayNode out = JsonRpcCodec.mapper().createArrayNode();
+            ArrayNode out = WireJson.mapper().createArrayNode();
             node.forEach(element -> out.add(flattenCaseOneofs(element)));
             return out;
         }
         if (!node.isObject()) {
             return node;
         }
-        ObjectNode out = JsonRpcCodec.mapper().createObjectNode();
+        ObjectNode out = WireJson.mapper().createObjectNode();
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             JsonNode value = field.getValue();
             JsonNode caseName = value.isObject() ? value.get("$case") : null;

@@ -9,7 +9,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import legate.a2a.model.A2aError;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentInterface;
@@ -59,7 +59,7 @@ class JsonRpcTransportTest {
             assertThat(call.method()).isEqualTo("POST");
             assertThat(call.header("A2A-Version")).isEqualTo("1.0");
             assertThat(call.header("Content-Type")).isEqualTo("application/json");
-            JsonNode body = JsonRpcCodec.mapper().readTree(call.body());
+            JsonNode body = WireJson.mapper().readTree(call.body());
             assertThat(body.path("jsonrpc").asText()).isEqualTo("2.0");
             assertThat(body.path("method").asText()).isEqualTo("GetTask");
             assertThat(body.path("params").path("id").asText()).isEqualTo("T");
@@ -116,6 +116,26 @@ class JsonRpcTransportTest {
                     .isInstanceOf(InvalidResponseException.class)
                     .hasMessageContaining("HTTP 502")
                     .hasMessageContaining("Bad Gateway");
+        }
+    }
+
+    // PROTOCOL (A2A §5.7): a result is read leniently (unknown members, snake_case names, nulls), but a
+    // member of the wrong shape makes it an invalid response that names the member, read from the
+    // tree the envelope was parsed into, not printed back to text for JsonFormat.
+    @Test
+    void aResultIsReadLenientlyAndAWrongShapeIsAnInvalidResponseNamingTheMember() throws Exception {
+        try (ScriptedPeer peer = new ScriptedPeer((request, out, self) -> jsonRpc(out, 200,
+                !request.body().contains("\"BAD\"")
+                        ? "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"T\",\"context_id\":\"C\",\"kind\":\"task\","
+                                + "\"history\":null,\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}"
+                        : "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"id\":\"T\",\"status\":\"working\"}}"));
+             A2aClient client = clientFor(peer)) {
+
+            assertThat(client.getTask("T").getContextId()).isEqualTo("C");
+            assertThatThrownBy(() -> client.getTask("BAD"))
+                    .isInstanceOf(InvalidResponseException.class)
+                    .hasMessageContaining("GetTask")
+                    .hasMessageContaining("invalid Task: result.status: expected an object");
         }
     }
 

@@ -17,7 +17,7 @@ package legate.a2a.model;
  *       does not declare).
  * </ul>
  *
- * <p>The HTTP statuses follow the JavaScript SDK 1.2.0 JSON-RPC binding (digest §4): 200 for a
+ * <p>The HTTP statuses follow the JavaScript SDK 1.2.0 JSON-RPC binding: 200 for a
  * dispatched request whatever its outcome, 400 for a body that is not JSON-RPC at all, 500 for a
  * failure before dispatch (an unsupported A2A-Version).
  */

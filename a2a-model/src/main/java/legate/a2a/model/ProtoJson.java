@@ -1,24 +1,27 @@
 package legate.a2a.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
+import java.util.HashSet;
 import java.util.Set;
 import lf.a2a.v1.ListTasksResponse;
 import lf.a2a.v1.Task;
 
 /**
- * The ProtoJSON codec every A2A JSON binding uses (A2A §5.5, ADR-001): lowerCamelCase names,
+ * The ProtoJSON codec every A2A JSON binding uses (A2A §5.5): lowerCamelCase names,
  * enums by full name, default values omitted, oneofs flattened to their member name.
  *
  * <p>Parsing is lenient as §5.7 asks: unknown fields are ignored, snake_case names are accepted
  * (JsonFormat reads both the JSON name and the proto name), and an enum value this build does not
  * know leaves the field at its default instead of failing the whole request. Printing is strict
  * ProtoJSON, except where the spec makes a field REQUIRED although its value is a default; those
- * are forced back with {@link #printListTasks}. Printing goes through {@link ProtoJsonWriter} (see
- * there why not JsonFormat); parsing through JsonFormat.
+ * are forced back with {@link #printListTasks}. Printing goes through {@link ProtoJsonWriter} and
+ * reading a Jackson tree through {@link ProtoJsonReader} (see there why not JsonFormat); text is
+ * parsed by JsonFormat, the reference both are held to.
  */
 public final class ProtoJson {
     private static final JsonFormat.Printer PRETTY = JsonFormat.printer();
@@ -71,7 +74,18 @@ public final class ProtoJson {
     }
 
     /**
-     * Parses ProtoJSON into a builder of the expected type.
+     * Reads ProtoJSON that is already a Jackson tree into a builder of the expected type, without
+     * going back to text: what the server does with params and the client with results.
+     *
+     * @param member what the JSON is, named in error messages ("params", "result")
+     * @throws A2aException INVALID_PARAMS naming the type, the field and what was wrong
+     */
+    public static <B extends Message.Builder> B read(JsonNode json, String member, B builder) {
+        return ProtoJsonReader.read(json, member, builder);
+    }
+
+    /**
+     * Parses ProtoJSON text into a builder of the expected type, through JsonFormat.
      *
      * @throws A2aException INVALID_PARAMS naming the type and what was wrong
      */
@@ -95,7 +109,7 @@ public final class ProtoJson {
     }
 
     private static Set<FieldDescriptor> union(Set<FieldDescriptor> a, FieldDescriptor b) {
-        java.util.HashSet<FieldDescriptor> all = new java.util.HashSet<>(a);
+        Set<FieldDescriptor> all = new HashSet<>(a);
         all.add(b);
         return Set.copyOf(all);
     }

@@ -13,12 +13,14 @@ import com.google.protobuf.TimestampOrBuilder;
 import com.google.protobuf.Value;
 import com.google.protobuf.ValueOrBuilder;
 import com.google.protobuf.util.JsonFormat;
+import java.io.IOException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import lf.a2a.v1.Task;
 
 /**
  * A ProtoJSON printer (A2A §5.5; the proto3 JSON mapping) that walks the generated descriptors and
@@ -36,18 +38,26 @@ import java.util.Set;
 final class ProtoJsonWriter {
     private static final JsonFormat.Printer FALLBACK = JsonFormat.printer().omittingInsignificantWhitespace();
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final FieldDescriptor TASK_ARTIFACTS = Task.getDescriptor().findFieldByNumber(Task.ARTIFACTS_FIELD_NUMBER);
 
     private final Set<FieldDescriptor> alwaysPrint;
     private final HotTypeWriter hot;
 
     ProtoJsonWriter(Set<FieldDescriptor> alwaysPrint) {
+        this(alwaysPrint, true);
+    }
+
+    /**
+     * @param hotTypes false walks every message by its descriptor, the hot types too, so a test can
+     *     hold both ways of printing them to JsonFormat
+     */
+    ProtoJsonWriter(Set<FieldDescriptor> alwaysPrint, boolean hotTypes) {
         this.alwaysPrint = alwaysPrint;
-        this.hot = new HotTypeWriter(this, alwaysPrint.contains(
-                lf.a2a.v1.Task.getDescriptor().findFieldByNumber(lf.a2a.v1.Task.ARTIFACTS_FIELD_NUMBER)));
+        this.hot = hotTypes ? new HotTypeWriter(this, alwaysPrint.contains(TASK_ARTIFACTS)) : null;
     }
 
     void write(MessageOrBuilder m, StringBuilder out) {
-        if (hot.tryWrite(m, out)) {
+        if (hot != null && hot.tryWrite(m, out)) {
             return;
         }
         Descriptor d = m.getDescriptorForType();
@@ -293,7 +303,7 @@ final class ProtoJsonWriter {
             FALLBACK.appendTo(m, out);
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("cannot print " + m.getDescriptorForType().getFullName(), e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,5 +1,6 @@
 package legate.a2a.model;
 
+import java.util.Locale;
 import lf.a2a.v1.TaskState;
 
 /**
@@ -28,6 +29,6 @@ public final class TaskStates {
 
     /** The state name without its prefix, lower-case words, for people: "input required". */
     public static String label(TaskState s) {
-        return s.name().replace("TASK_STATE_", "").replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+        return s.name().replace("TASK_STATE_", "").replace('_', ' ').toLowerCase(Locale.ROOT);
     }
 }

@@ -2,7 +2,7 @@ package legate.acp.connection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.LongNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +12,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import legate.wire.json.WireJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
+import legate.wire.jsonrpc.JsonRpcMessage;
 
 /**
  * ACP's transport as the client runs it: newline-delimited JSON-RPC 2.0 over an agent's stdin and
@@ -35,7 +37,7 @@ public final class AcpConnection {
         }
     }
 
-    private static final ObjectMapper JSON = JsonRpcCodec.mapper();
+    private static final ObjectMapper JSON = WireJson.mapper();
 
     private final AdapterProcess process;
     private final ClientHandler handler;
@@ -90,7 +92,7 @@ public final class AcpConnection {
             return answer;
         }
         try {
-            write(OutboundMessage.request(id, method, params));
+            write(new JsonRpcMessage.Request(LongNode.valueOf(id), method, params));
         } catch (IOException e) {
             pending.remove(id);
             answer.completeExceptionally(closedNow());
@@ -100,7 +102,7 @@ public final class AcpConnection {
 
     /** Sends a notification (no answer comes back). */
     public void notify(String method, JsonNode params) throws IOException {
-        write(OutboundMessage.notification(method, params));
+        write(new JsonRpcMessage.Request(null, method, params));
     }
 
     /** Completes once, when the connection is over; the value is what pending requests failed with. */
@@ -113,8 +115,8 @@ public final class AcpConnection {
         return stderr == null ? List.of() : stderr.lines();
     }
 
-    private void write(ObjectNode msg) throws IOException {
-        byte[] line = (JSON.writeValueAsString(msg) + "\n").getBytes(StandardCharsets.UTF_8);
+    private void write(JsonRpcMessage msg) throws IOException {
+        byte[] line = (JsonRpcCodec.write(msg) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (stdin) {
             stdin.write(line);
             stdin.flush();
@@ -184,13 +186,15 @@ public final class AcpConnection {
     }
 
     private void answer(JsonNode id, String method, JsonNode params) {
-        ObjectNode reply;
+        JsonRpcMessage.Response reply;
         try {
-            reply = OutboundMessage.result(id, handler.onRequest(method, params));
+            // PROTOCOL (JSON-RPC 2.0 §5): a response echoes the request's id as it came, string or number.
+            reply = new JsonRpcMessage.Response(id, handler.onRequest(method, params), null);
         } catch (AcpException e) {
-            reply = OutboundMessage.error(id, e.error());
+            reply = new JsonRpcMessage.Response(id, null, e.error());
         } catch (RuntimeException e) {
-            reply = OutboundMessage.error(id, new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "Internal error: " + e, null));
+            reply = new JsonRpcMessage.Response(id, null,
+                    new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "Internal error: " + e, null));
         }
         try {
             write(reply);

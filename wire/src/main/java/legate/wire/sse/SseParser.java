@@ -3,6 +3,7 @@ package legate.wire.sse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Parses a Server-Sent Events stream (HTML Living Standard §9.2.6) from bytes, reporting each event
@@ -105,7 +106,7 @@ public final class SseParser {
                 if (size >= max) {
                     throw new IOException("SSE line longer than " + max + " bytes");
                 }
-                bytes = java.util.Arrays.copyOf(bytes, Math.min(max, size * 2));
+                bytes = Arrays.copyOf(bytes, Math.min(max, size * 2));
             }
             bytes[size++] = b;
         }

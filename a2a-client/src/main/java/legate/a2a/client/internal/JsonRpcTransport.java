@@ -1,6 +1,5 @@
 package legate.a2a.client.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Message;
 import java.io.IOException;
@@ -72,14 +71,15 @@ public final class JsonRpcTransport implements Transport {
     }
 
     private HttpRequest post(String method, Message params, String accept) {
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":" + ids.incrementAndGet() + ",\"method\":" + quote(method)
-                + ",\"params\":" + ProtoJson.print(params) + "}";
+        StringBuilder body = JsonRpcCodec.openRequest(ids.incrementAndGet(), method, new StringBuilder(256));
+        ProtoJson.printTo(params, body);
+        JsonRpcCodec.closeEnvelope(body);
         // PROTOCOL (A2A §9.1): JSON-RPC requests are application/json. PEER (@a2a-js/sdk 1.2.0):
         // application/a2a+json is refused on JSON-RPC with -32005, so it is never sent here.
         return exchange.request(endpoint)
                 .header("Content-Type", JSON)
                 .header("Accept", accept)
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
                 .build();
     }
 
@@ -106,18 +106,10 @@ public final class JsonRpcTransport implements Transport {
 
     private <B extends Message.Builder> B parse(String method, JsonNode result, B builder) {
         try {
-            return ProtoJson.parse(result.toString(), builder);
+            return ProtoJson.read(result, "result", builder);
         } catch (A2aException e) {
             throw new InvalidResponseException(method + " at " + endpoint + " answered with an "
                     + e.getMessage());
-        }
-    }
-
-    private static String quote(String s) {
-        try {
-            return JsonRpcCodec.mapper().writeValueAsString(s);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 

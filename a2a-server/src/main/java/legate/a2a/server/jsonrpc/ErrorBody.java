@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.wire.json.WireJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 
@@ -24,7 +25,7 @@ final class ErrorBody {
     static String of(JsonNode id, A2aError error, String message) {
         JsonNode data = null;
         if (error.reason() != null) {
-            ArrayNode details = JsonRpcCodec.mapper().createArrayNode();
+            ArrayNode details = WireJson.mapper().createArrayNode();
             ObjectNode info = details.addObject();
             info.put("@type", A2aError.ERROR_INFO_TYPE);
             info.put("reason", error.reason());

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
@@ -15,6 +15,7 @@ import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
 import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
 import legate.wire.jsonrpc.JsonRpcMessage;
 import org.eclipse.jetty.http.HttpHeader;
@@ -71,7 +72,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             checkVersion(request);
             JsonRpcMessage.Request rpc = JsonRpcCodec.toRequest(tree);
             if (rpc.isNotification()) {
-                throw new JsonRpcException(-32600, "Invalid Request: \"id\" is required; every A2A method has a response");
+                throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"id\" is required; every A2A method has a response");
             }
             JsonRpcMethod method = methods.get(rpc.method());
             if (method == null) {
@@ -109,9 +110,10 @@ public final class JsonRpcHandler extends Handler.Abstract {
 
     private static void checkContentType(Request request) {
         String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-        String mime = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
-        // PROTOCOL (A2A §9.1): JSON-RPC travels as application/json; application/a2a+json is
-        // tolerated (digest §12 #10) although the JS SDK refuses it.
+        String mime = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        // PROTOCOL (A2A §9.1): JSON-RPC travels as application/json; application/a2a+json (which
+        // A2A 1.0.1 prefers for HTTP+JSON) is tolerated too. PEER (@a2a-js/sdk 1.2.0): refuses it
+        // on JSON-RPC with -32005.
         if (!mime.equals("application/json") && !mime.equals("application/a2a+json")) {
             throw A2aError.CONTENT_TYPE_NOT_SUPPORTED.exception("Content-Type must be application/json, got "
                     + (type == null ? "none" : type));
@@ -140,7 +142,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
             return out.toByteArray();
         } catch (IOException e) {
-            throw new JsonRpcException(-32700, "Parse error: the request body could not be read");
+            throw new JsonRpcException(JsonRpcError.PARSE_ERROR, "Parse error: the request body could not be read");
         }
     }
 
@@ -175,9 +177,5 @@ public final class JsonRpcHandler extends Handler.Abstract {
         BodyTooLarge(int limit) {
             super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
         }
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -13,10 +13,11 @@ import static legate.a2a.model.A2aMethods.SEND_STREAMING_MESSAGE;
 import static legate.a2a.model.A2aMethods.SUBSCRIBE_TO_TASK;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Message;
 import java.util.Map;
 import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.a2a.server.task.RequestHandler;
+import legate.wire.json.WireJson;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
@@ -34,21 +35,21 @@ final class MethodTable {
     static Map<String, JsonRpcMethod> table(RequestHandler h) {
         return Map.ofEntries(
                 Map.entry(SEND_MESSAGE, p -> unary(ProtoJson.print(
-                        h.sendMessage(ParamsReader.read(params(p), SendMessageRequest.newBuilder()).build())))),
+                        h.sendMessage(params(p, SendMessageRequest.newBuilder()).build())))),
                 Map.entry(SEND_STREAMING_MESSAGE, p -> new MethodResult.Stream(
-                        h.sendStreamingMessage(ParamsReader.read(params(p), SendMessageRequest.newBuilder()).build()))),
+                        h.sendStreamingMessage(params(p, SendMessageRequest.newBuilder()).build()))),
                 // PROTOCOL (A2A §9.4): GetTask and CancelTask answer a bare Task, not a wrapper.
                 Map.entry(GET_TASK, p -> unary(ProtoJson.print(
-                        h.getTask(ParamsReader.read(params(p), GetTaskRequest.newBuilder()).build())))),
+                        h.getTask(params(p, GetTaskRequest.newBuilder()).build())))),
                 Map.entry(LIST_TASKS, p -> {
-                    ListTasksRequest req = ParamsReader.read(params(p), ListTasksRequest.newBuilder()).build();
+                    ListTasksRequest req = params(p, ListTasksRequest.newBuilder()).build();
                     return unary(ProtoJson.printListTasks(h.listTasks(req),
                             req.hasIncludeArtifacts() && req.getIncludeArtifacts()));
                 }),
                 Map.entry(CANCEL_TASK, p -> unary(ProtoJson.print(
-                        h.cancelTask(ParamsReader.read(params(p), CancelTaskRequest.newBuilder()).build())))),
+                        h.cancelTask(params(p, CancelTaskRequest.newBuilder()).build())))),
                 Map.entry(SUBSCRIBE_TO_TASK, p -> new MethodResult.Stream(
-                        h.subscribeToTask(ParamsReader.read(params(p), SubscribeToTaskRequest.newBuilder()).build()))),
+                        h.subscribeToTask(params(p, SubscribeToTaskRequest.newBuilder()).build()))),
                 Map.entry(CREATE_PUSH_CONFIG, p -> {
                     throw h.pushNotSupported();
                 }),
@@ -73,7 +74,8 @@ final class MethodTable {
         return new MethodResult.Unary(json);
     }
 
-    private static JsonNode params(JsonNode params) {
-        return params == null ? JsonRpcCodec.mapper().createObjectNode() : params;
+    /** The request's params, straight from the Jackson tree into the builder (omitted params read as {}). */
+    private static <B extends Message.Builder> B params(JsonNode params, B builder) {
+        return ProtoJson.read(params == null ? WireJson.mapper().createObjectNode() : params, "params", builder);
     }
 }

@@ -165,9 +165,9 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
      */
     private byte[] frame(Signal.Event e) {
         StringBuilder sb = new StringBuilder(1024);
-        sb.append(DATA).append("{\"jsonrpc\":\"2.0\",\"id\":").append(idJson).append(",\"result\":");
+        JsonRpcCodec.openResult(idJson, sb.append(DATA));
         ProtoJson.printTo(e.event(), sb);
-        sb.append("}\n\n");
+        JsonRpcCodec.closeEnvelope(sb).append("\n\n");
         for (int i = DATA.length(), end = sb.length() - 2; i < end; i++) {
             char c = sb.charAt(i);
             if (c == '\n' || c == '\r') {

@@ -22,7 +22,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import legate.wire.sse.SseParser;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
@@ -106,7 +106,7 @@ class JsonRpcBindingTest {
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         String type = r.headers().firstValue("Content-Type").orElse("");
         JsonNode json = type.startsWith("application/json")
-                ? JsonRpcCodec.mapper().readTree(r.body()) : null;
+                ? WireJson.mapper().readTree(r.body()) : null;
         return new Reply(r.statusCode(), type, json, r.body());
     }
 
@@ -154,7 +154,7 @@ class JsonRpcBindingTest {
         assertThat(r.headers().firstValue("Content-Type")).hasValue("text/event-stream");
         assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-cache");
         List<JsonNode> frames = new ArrayList<>();
-        new SseParser(1 << 20).parse(r.body(), e -> frames.add(JsonRpcCodec.mapper().readTree(e.data())));
+        new SseParser(1 << 20).parse(r.body(), e -> frames.add(WireJson.mapper().readTree(e.data())));
         assertThat(frames).allSatisfy(f -> assertThat(f.get("id").asInt()).isEqualTo(42));
         assertThat(frames).extracting(f -> f.get("result").fieldNames().next())
                 .containsExactly("task", "statusUpdate", "statusUpdate");
@@ -315,7 +315,7 @@ class JsonRpcBindingTest {
                 }
             }
             assertThat(firstFrame).isNotNull();
-            taskId = JsonRpcCodec.mapper().readTree(firstFrame).get("result").get("task").get("id").asText();
+            taskId = WireJson.mapper().readTree(firstFrame).get("result").get("task").get("id").asText();
         }
         // the socket is gone; the task goes on and finishes, and others are served meanwhile
         assertThat(call("GetTask", "{\"id\":\"" + taskId + "\"}").body().get("result").get("status").get("state").asText())
@@ -327,7 +327,7 @@ class JsonRpcBindingTest {
         slowTurnMayFinish.countDown();
         List<String> states = new ArrayList<>();
         new SseParser(1 << 20).parse(stream.body(), e -> {
-            JsonNode result = JsonRpcCodec.mapper().readTree(e.data()).get("result");
+            JsonNode result = WireJson.mapper().readTree(e.data()).get("result");
             JsonNode status = result.has("task") ? result.get("task").get("status") : result.get("statusUpdate").get("status");
             states.add(status.get("state").asText());
             return true;

@@ -23,7 +23,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
-import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.json.WireJson;
 import legate.wire.sse.SseParser;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
@@ -104,7 +104,7 @@ class SseResponseTest {
         StringBuilder artifact = new StringBuilder();
         List<String> kinds = new ArrayList<>();
         new SseParser(1 << 20).parse(r.body(), e -> {
-            JsonNode frame = JsonRpcCodec.mapper().readTree(e.data());
+            JsonNode frame = WireJson.mapper().readTree(e.data());
             // PROTOCOL (A2A §9.4.2): every frame is a whole JSON-RPC response carrying the request's id.
             assertThat(frame.get("id").asText()).isEqualTo("s-1");
             JsonNode result = frame.get("result");
@@ -144,7 +144,7 @@ class SseResponseTest {
                     // The turn is still WORKING; only now may it end.
                     quietTurnMayEnd.countDown();
                 } else if (line.startsWith("data: ")) {
-                    JsonNode result = JsonRpcCodec.mapper().readTree(line.substring(6)).get("result");
+                    JsonNode result = WireJson.mapper().readTree(line.substring(6)).get("result");
                     String state = result.has("task") ? result.get("task").get("status").get("state").asText()
                             : result.get("statusUpdate").get("status").get("state").asText();
                     seen.add(state);

@@ -1,15 +1,12 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Message;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import legate.a2a.model.A2aError;
-import legate.a2a.model.A2aException;
-import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.SendMessageRequest;
@@ -18,11 +15,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The params reader against protobuf's JsonFormat parser with unknown fields ignored: the same
+ * The tree reader against protobuf's JsonFormat parser with unknown fields ignored: the same
  * message for every lenient input A2A §5.7 asks servers to accept, and INVALID_PARAMS where
  * JsonFormat refuses.
  */
-class ParamsReaderTest {
+class ProtoJsonReaderTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     static Stream<Arguments> accepted() {
         Supplier<Message.Builder> send = SendMessageRequest::newBuilder;
@@ -51,7 +49,7 @@ class ParamsReaderTest {
     @MethodSource("accepted")
     void readsWhatJsonFormatReads(Supplier<Message.Builder> builder, String json) throws Exception {
         Message expected = ProtoJson.parse(json, builder.get()).build();
-        Message actual = ParamsReader.read(JsonRpcCodec.mapper().readTree(json), builder.get()).build();
+        Message actual = ProtoJson.read(JSON.readTree(json), "params", builder.get()).build();
         assertThat(actual).isEqualTo(expected);
     }
 
@@ -75,7 +73,7 @@ class ParamsReaderTest {
     @MethodSource("refused")
     void refusesWhatJsonFormatRefusesAsInvalidParams(Supplier<Message.Builder> builder, String json) throws Exception {
         assertThatThrownBy(() -> ProtoJson.parse(json, builder.get())).isInstanceOf(A2aException.class);
-        assertThatThrownBy(() -> ParamsReader.read(JsonRpcCodec.mapper().readTree(json), builder.get()))
+        assertThatThrownBy(() -> ProtoJson.read(JSON.readTree(json), "params", builder.get()))
                 .isInstanceOf(A2aException.class)
                 .satisfies(e -> assertThat(((A2aException) e).error()).isEqualTo(A2aError.INVALID_PARAMS))
                 .hasMessageStartingWith("invalid ");

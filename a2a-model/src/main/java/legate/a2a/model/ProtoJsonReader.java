@@ -1,4 +1,4 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
@@ -15,33 +15,36 @@ import java.text.ParseException;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import legate.a2a.model.A2aError;
-import legate.a2a.model.A2aException;
-import legate.a2a.model.ProtoJson;
-import legate.wire.jsonrpc.JsonRpcCodec;
 
 /**
- * Reads JSON-RPC params (already a Jackson tree) straight into a protobuf builder, with the same
- * leniency as {@link ProtoJson#parse}: unknown fields ignored, JSON and proto field names both
- * accepted, an unknown enum name leaves the default, enums also by number, 64-bit integers as
- * strings or numbers, {@code null} meaning absent.
+ * A ProtoJSON reader (A2A §5.5-5.7; the proto3 JSON mapping), the mirror of {@link ProtoJsonWriter}:
+ * JSON already parsed into a Jackson tree (the server's params, the client's results and cards)
+ * goes straight into a protobuf builder, with the same leniency as {@link ProtoJson#parse}: unknown
+ * fields ignored, JSON and proto field names both accepted, an unknown enum name leaves the
+ * default, enums also by number, 64-bit integers as strings or numbers, {@code null} meaning absent.
+ * What JsonFormat refuses, this refuses too, as INVALID_PARAMS naming the field.
  *
  * <p>Why not print the tree back to text for JsonFormat: on the SendMessage path that round trip
  * (tree to string, string to Gson tree, Gson tree to builder) was a fifth of the server's CPU.
- * Well-known types other than Timestamp, Struct, Value, ListValue and Empty fall back to it.
+ * The other well-known types (Any, Duration, FieldMask, the wrappers; a2a.proto uses none of
+ * them) still go through JsonFormat, by text.
  */
-final class ParamsReader {
+final class ProtoJsonReader {
     private static final Map<Descriptor, Map<String, FieldDescriptor>> NAMES = new ConcurrentHashMap<>();
 
-    private ParamsReader() {
+    private ProtoJsonReader() {
     }
 
-    /** @throws A2aException INVALID_PARAMS naming the field and what was wrong */
-    static <B extends Message.Builder> B read(JsonNode params, B builder) {
+    /**
+     * @param member what the JSON is, named in error messages ("params", "result")
+     * @throws A2aException INVALID_PARAMS naming the field and what was wrong
+     */
+    static <B extends Message.Builder> B read(JsonNode json, String member, B builder) {
         try {
-            object(params, builder, "params");
+            object(json, builder, member);
             return builder;
         } catch (Invalid e) {
             throw A2aError.INVALID_PARAMS.exception("invalid " + builder.getDescriptorForType().getName() + ": " + e.getMessage());
@@ -74,9 +77,15 @@ final class ParamsReader {
                 }
                 return;
             }
+            case "google.protobuf.Empty" -> {
+                if (!json.isObject()) {
+                    throw new Invalid(path + ": expected an object, got " + kind(json));
+                }
+                return;
+            }
             default -> {
                 if (d.getFile().getPackage().equals("google.protobuf")) {
-                    ProtoJson.parse(JsonRpcCodec.write(json), b);
+                    ProtoJson.parse(json.toString(), b);
                     return;
                 }
             }
@@ -84,7 +93,7 @@ final class ParamsReader {
         if (!json.isObject()) {
             throw new Invalid(path + ": expected an object, got " + kind(json));
         }
-        Map<String, FieldDescriptor> names = NAMES.computeIfAbsent(d, ParamsReader::names);
+        Map<String, FieldDescriptor> names = NAMES.computeIfAbsent(d, ProtoJsonReader::names);
         Iterator<Map.Entry<String, JsonNode>> it = json.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -308,7 +317,7 @@ final class ParamsReader {
     }
 
     private static String kind(JsonNode v) {
-        return v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        return v.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 
     /** A field that cannot be read; the message names where and why. */
