@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -131,16 +132,26 @@ class RequestHandlerTest {
     }
 
     @Test
-    void aMessageAnswerIsTheWholeResponse() {
+    void aMessageAnswerIsTheWholeResponse() throws Exception {
+        // PROTOCOL (A2A §3.1.2): nothing may follow a Message. DEFECT: this was once asserted inside
+        // the turn, where a failed assertion is just an executor failure and the test passed anyway;
+        // the turn now hands what happened to the test thread.
+        CompletableFuture<Throwable> afterTheMessage = new CompletableFuture<>();
         RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
             events.message(Message.newBuilder().setMessageId("answer").setRole(Role.ROLE_AGENT)
                     .setContextId(ctx.contextId()).addParts(Part.newBuilder().setText("hello")).build());
-            // PROTOCOL (A2A §3.1.2): nothing may follow a Message.
-            assertThatThrownBy(() -> events.task(ctx.initialTask())).isInstanceOf(IllegalStateException.class);
+            try {
+                events.task(ctx.initialTask());
+                afterTheMessage.complete(null);
+            } catch (IllegalStateException e) {
+                afterTheMessage.complete(e);
+            }
         }));
         SendMessageResponse r = h.sendMessage(send("hi"));
         assertThat(r.hasMessage()).isTrue();
         assertThat(r.getMessage().getParts(0).getText()).isEqualTo("hello");
+        assertThat(afterTheMessage.get(5, TimeUnit.SECONDS)).as("the Task published after the Message was refused")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("after answering with a Message");
     }
 
     @Test
@@ -192,7 +203,7 @@ class RequestHandlerTest {
             }
         }));
         Task parked = h.sendMessage(send("")).getTask();
-        java.util.concurrent.CompletableFuture<Task> reply = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Task> reply = new CompletableFuture<>();
         Thread replier = new Thread(() -> {
             try {
                 reply.complete(h.sendMessage(send("text", parked.getId(), "")).getTask());
