@@ -4,11 +4,8 @@ import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.CancelSignal;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import lf.a2a.v1.Artifact;
@@ -21,13 +18,13 @@ import lf.a2a.v1.TaskState;
  * the A2A protocol itself.
  *
  * <p>The pause after each progress step ({@code stepDelay}) lets a person watch the states go by
- * and gives a cancel somewhere to land; tests pass zero or a short delay.
+ * and gives a cancel somewhere to land: it waits on the turn's cancel signal, so a cancel ends it at
+ * once. Tests pass zero or a short delay.
  */
 public final class RevisorExecutor implements AgentExecutor {
     public static final String ARTIFACT_ID = "text-stats";
 
     private final Duration stepDelay;
-    private final Map<String, CountDownLatch> running = new ConcurrentHashMap<>();
 
     public RevisorExecutor(Duration stepDelay) {
         this.stepDelay = stepDelay;
@@ -35,51 +32,29 @@ public final class RevisorExecutor implements AgentExecutor {
 
     @Override
     public void execute(RequestContext context, EventSink events) throws InterruptedException {
-        // DEFECT: the latch was once registered after the Task was published; a client that
-        // canceled as soon as it learned the task id (returnImmediately) found no turn to stop, and
-        // the task worked on. The turn is cancelable before anyone can know its id.
-        CountDownLatch cancel = running.computeIfAbsent(context.taskId(), id -> new CountDownLatch(1));
-        try {
-            // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included.
-            events.task(context.initialTask());
-            String text = context.text();
-            if (text.isBlank()) {
-                // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task open; a reply with this taskId resumes it.
-                events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText(
-                        "Send me some text and I will count its words, characters and sentences."));
-                return;
-            }
-            events.status(TaskState.TASK_STATE_WORKING, events.agentText("Counting words, characters and sentences…"));
-            if (canceledDuring(cancel)) {
-                events.status(TaskState.TASK_STATE_CANCELED, events.agentText("Canceled before counting."));
-                return;
-            }
-            TextStats stats = TextStats.of(text);
-            events.status(TaskState.TASK_STATE_WORKING, events.agentText("Finding the most frequent words…"));
-            if (canceledDuring(cancel)) {
-                events.status(TaskState.TASK_STATE_CANCELED, events.agentText("Canceled before the report."));
-                return;
-            }
-            events.artifact(artifact(stats), false, true);
-            events.status(TaskState.TASK_STATE_COMPLETED, null);
-        } finally {
-            running.remove(context.taskId(), cancel);
+        CancelSignal cancel = context.cancel();
+        // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included.
+        events.task(context.initialTask());
+        String text = context.text();
+        if (text.isBlank()) {
+            // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task open; a reply with this taskId resumes it.
+            events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText(
+                    "Send me some text and I will count its words, characters and sentences."));
+            return;
         }
-    }
-
-    @Override
-    public void cancel(String taskId) {
-        CountDownLatch latch = running.get(taskId);
-        if (latch != null) {
-            latch.countDown();
+        events.status(TaskState.TASK_STATE_WORKING, events.agentText("Counting words, characters and sentences…"));
+        if (cancel.await(stepDelay)) {
+            events.status(TaskState.TASK_STATE_CANCELED, events.agentText("Canceled before counting."));
+            return;
         }
-    }
-
-    private boolean canceledDuring(CountDownLatch cancel) throws InterruptedException {
-        if (stepDelay.isZero()) {
-            return cancel.getCount() == 0;
+        TextStats stats = TextStats.of(text);
+        events.status(TaskState.TASK_STATE_WORKING, events.agentText("Finding the most frequent words…"));
+        if (cancel.await(stepDelay)) {
+            events.status(TaskState.TASK_STATE_CANCELED, events.agentText("Canceled before the report."));
+            return;
         }
-        return cancel.await(stepDelay.toNanos(), TimeUnit.NANOSECONDS);
+        events.artifact(artifact(stats), false, true);
+        events.status(TaskState.TASK_STATE_COMPLETED, null);
     }
 
 

@@ -1,6 +1,7 @@
 package legate.a2a.server;
 
 import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
 import lf.a2a.v1.SendMessageConfiguration;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
@@ -9,22 +10,24 @@ import lf.a2a.v1.TaskStatus;
 /**
  * What an executor is told about the turn it runs: the ids the server chose or confirmed, the
  * caller's message (already stamped with those ids), the stored task when the message continues
- * one, and the caller's configuration.
+ * one, the caller's configuration, and the signal through which a cancel reaches the turn.
  *
  * @param storedTask the task as stored before this message, or null for a new task
+ * @param cancel raised when a client cancels the task during this turn, or before it started
  */
 public record RequestContext(
         String taskId,
         String contextId,
         Message message,
         Task storedTask,
-        SendMessageConfiguration configuration) {
+        SendMessageConfiguration configuration,
+        CancelSignal cancel) {
 
     /** The caller's text parts joined by newlines; data, raw and url parts carry no text. */
     public String text() {
         StringBuilder sb = new StringBuilder();
-        for (lf.a2a.v1.Part p : message.getPartsList()) {
-            if (p.getContentCase() == lf.a2a.v1.Part.ContentCase.TEXT) {
+        for (Part p : message.getPartsList()) {
+            if (p.getContentCase() == Part.ContentCase.TEXT) {
                 if (!sb.isEmpty()) {
                     sb.append('\n');
                 }

@@ -1,9 +1,5 @@
 package legate.acp.bridge;
 
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
@@ -16,11 +12,11 @@ import lf.a2a.v1.TaskState;
 /**
  * The bridge's turn: forwards an A2A task to an ACP agent as one prompt in the session of its
  * conversation (contextId), and tells the task from the agent's updates ({@link PromptTurn}). The
- * agent processes are the {@link AdapterRegistry}'s.
+ * agent processes are the {@link AdapterRegistry}'s. A cancel reaches a turn through its context's
+ * cancel signal ({@link RunningTurn}).
  */
 public final class AcpExecutor implements AgentExecutor {
     private final AdapterRegistry registry;
-    private final Map<String, RunningTurn> running = new ConcurrentHashMap<>();
 
     public AcpExecutor(AdapterRegistry registry) {
         this.registry = registry;
@@ -28,9 +24,8 @@ public final class AcpExecutor implements AgentExecutor {
 
     @Override
     public void execute(RequestContext context, EventSink events) throws InterruptedException {
-        // DEFECT (Revisor): a turn registered after its Task was published could not be canceled by a
-        // client that canceled as soon as it learned the task id. Register first.
-        RunningTurn turn = running.computeIfAbsent(context.taskId(), id -> new RunningTurn());
+        RunningTurn turn = RunningTurn.following(context.cancel(),
+                where -> call("task.cancel", events, "while", where));
         boolean parked = false;
         try {
             // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included,
@@ -53,7 +48,6 @@ public final class AcpExecutor implements AgentExecutor {
             TaskState end = runTurn(events, text, turn);
             call("task.finish", events, "state", end.name());
         } finally {
-            running.remove(context.taskId(), turn);
             if (!parked) {
                 registry.taskClosed(context.taskId());
             }
@@ -115,22 +109,14 @@ public final class AcpExecutor implements AgentExecutor {
         return translation.fail(failure);
     }
 
+    /**
+     * The server canceled a task parked in INPUT_REQUIRED (it published CANCELED itself): the task no
+     * longer holds its conversation's agent, which may now be reaped when idle.
+     */
     @Override
     public void cancel(String taskId) {
-        boolean[] created = {false};
-        RunningTurn turn = running.computeIfAbsent(taskId, id -> {
-            created[0] = true;
-            return new RunningTurn();
-        });
-        String where = turn.cancel();
-        if (created[0]) {
-            // A task parked in INPUT_REQUIRED (the server ends it itself), or a continuation whose turn has
-            // not registered yet, which then finds the cancel recorded. Forget it after a while.
-            registry.taskClosed(taskId);
-            where = "parked or not yet started";
-            CompletableFuture.delayedExecutor(1, TimeUnit.MINUTES).execute(() -> running.remove(taskId, turn));
-        }
-        registry.logs().call("task.cancel", LogFields.of("taskId", taskId).and("while", where).map());
+        registry.taskClosed(taskId);
+        registry.logs().call("task.cancel", LogFields.of("taskId", taskId).and("while", "parked").map());
     }
 
 

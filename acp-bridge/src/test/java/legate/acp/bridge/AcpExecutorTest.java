@@ -203,6 +203,25 @@ class AcpExecutorTest {
     }
 
     @Test
+    void aCancelWhileTheTaskWaitsForThePreviousTurnEndsItCanceledWithoutAPrompt() throws Exception {
+        // README row "CancelTask while ... the task waits its turn": an ACP session runs one prompt at a
+        // time, so the second task of a conversation queues; its cancel reaches it through the turn's
+        // cancel signal, ends it at once, and the agent never sees its prompt.
+        String context = ctx();
+        TaskRecorder first = bridge.send(context, "", "wait").awaitSaid("waiting for a cancel");
+        TaskRecorder queued = bridge.send(context, "", "echo queued-" + context);
+        assertThat(bridge.cancel(queued.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+        queued.awaitEnd();
+        assertThat(queued.finalState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+        assertThat(queued.lastSaid()).contains("while it waited for the previous turn");
+        assertThat(first.kinds()).doesNotContain("status:CANCELED");
+
+        assertThat(bridge.cancel(first.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+        first.awaitEnd();
+        assertThat(Files.readString(journal)).doesNotContain("queued-" + context);
+    }
+
+    @Test
     void aTurnThatEndsNormallyDespiteTheCancelKeepsItsArtifactAndEndsCanceled() throws Exception {
         TaskRecorder r = bridge.send(ctx(), "", "wait-ignore").awaitSaid("waiting for a cancel");
         assertThat(bridge.cancel(r.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);

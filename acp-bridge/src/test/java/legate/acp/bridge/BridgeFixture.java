@@ -35,7 +35,7 @@ final class BridgeFixture implements AutoCloseable {
 
     final AdapterRegistry registry;
     final RequestHandler handler;
-    /** Released each time the executor has been told of a cancel. */
+    /** Released each time a cancel has reached a running turn's signal or the executor's parked-task hook. */
     final Semaphore cancelsDelivered = new Semaphore(0);
     private final ExecutorService turns = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -90,6 +90,7 @@ final class BridgeFixture implements AutoCloseable {
     private record CancelCounting(AgentExecutor executor, Semaphore delivered) implements AgentExecutor {
         @Override
         public void execute(RequestContext context, EventSink events) throws Exception {
+            context.cancel().onCancel(delivered::release);
             executor.execute(context, events);
         }
 

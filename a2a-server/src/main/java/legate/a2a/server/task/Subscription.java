@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.function.Consumer;
 import legate.a2a.model.A2aException;
 import lf.a2a.v1.StreamResponse;
+import lf.a2a.v1.Task;
 
 /**
  * One reader of a task's events: a stream response being written, or a blocking call waiting for
@@ -32,7 +33,7 @@ public final class Subscription {
 
     private static final Signal.End END = new Signal.End();
 
-    private final Runnable onCancel;
+    private final Consumer<Subscription> onCancel;
     // Guarded by this; holds what came before a listener was set, or what a poller has not taken yet.
     private final ArrayDeque<Signal> queue = new ArrayDeque<>(4);
     private Consumer<Signal> listener;
@@ -40,8 +41,21 @@ public final class Subscription {
     // Written without the lock by cancel(), which may run on a thread that must not wait for a publisher.
     private volatile boolean canceled;
 
-    Subscription(Runnable onCancel) {
+    /** @param onCancel told which subscription its reader gave up, so the task stops delivering to it */
+    Subscription(Consumer<Subscription> onCancel) {
         this.onCancel = onCancel;
+    }
+
+    /**
+     * A stream of one snapshot that is already over. PEER (@a2a-js/sdk 1.2.0): subscribing to a task
+     * with no turn running sends the task and closes.
+     */
+    static Subscription snapshotOnly(Task task) {
+        Subscription s = new Subscription(gone -> {
+        });
+        s.offer(StreamResponse.newBuilder().setTask(task).build());
+        s.end();
+        return s;
     }
 
     void offer(StreamResponse event) {
@@ -100,6 +114,6 @@ public final class Subscription {
      */
     public void cancel() {
         canceled = true;
-        onCancel.run();
+        onCancel.accept(this);
     }
 }

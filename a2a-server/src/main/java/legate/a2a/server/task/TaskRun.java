@@ -22,7 +22,8 @@ import lf.a2a.v1.TaskStatusUpdateEvent;
 
 /**
  * One running turn of a task: the event sink its executor writes to, the lifecycle rules that sink
- * enforces, the stored task it keeps current, and the subscribers it fans events out to.
+ * enforces, the stored task it keeps current, the subscribers it fans events out to, and the cancel
+ * signal its executor reads.
  *
  * <p>All state changes happen under this object's lock, so an event is stored and delivered to
  * every subscriber before the next one is looked at, and a new subscriber's snapshot can never miss
@@ -45,10 +46,11 @@ final class TaskRun implements EventSink {
     final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Completes once the executor has returned and the run is no longer the task's live turn. */
     final CompletableFuture<Void> retired = new CompletableFuture<>();
+    /** Exists before the executor runs, so a cancel can never come too early for the turn to see it. */
+    final CancelRequest cancel = new CancelRequest();
 
     private Task current;
     private Message answer;
-    private boolean cancelRequested;
     private boolean finished;
 
     TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask) {
@@ -79,8 +81,22 @@ final class TaskRun implements EventSink {
         return current != null && current.getStatus().getState() == TaskState.TASK_STATE_INPUT_REQUIRED;
     }
 
-    synchronized void requestCancel() {
-        cancelRequested = true;
+    /**
+     * Raises the cancel for this turn unless the turn is already over (its executor returned, or it
+     * reached a terminal state); false then, and the stored task alone decides what a cancel does.
+     * Atomic with {@link #finish}: a turn that ends after this returned true sees the cancel.
+     */
+    synchronized boolean requestCancel() {
+        if (finished || (current != null && TaskStates.isTerminal(current.getStatus().getState()))) {
+            return false;
+        }
+        cancel.request();
+        return true;
+    }
+
+    /** True once the executor has returned and the run has settled the task. */
+    synchronized boolean isOver() {
+        return finished;
     }
 
     @Override
@@ -251,14 +267,14 @@ final class TaskRun implements EventSink {
             return;
         }
         if (current != null && !TaskStates.endsTurn(current.getStatus().getState())) {
-            if (cancelRequested) {
+            if (cancel.isRequested()) {
                 status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
             } else {
                 String why = failure != null ? "The agent failed: " + describe(failure)
                         : "The agent stopped without finishing the task.";
                 status(TaskState.TASK_STATE_FAILED, agentText(why));
             }
-        } else if (current != null && cancelRequested && TaskStates.isInterrupted(current.getStatus().getState())) {
+        } else if (current != null && cancel.isRequested() && TaskStates.isInterrupted(current.getStatus().getState())) {
             // PROTOCOL (A2A §3.1.5): a cancel asked while the turn was parking the task still ends it CANCELED.
             status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
         }
@@ -269,10 +285,10 @@ final class TaskRun implements EventSink {
     }
 
     /** Adds a subscriber that first receives the current task snapshot (SubscribeToTask). */
-    synchronized Subscription subscribeWithSnapshot(java.util.function.UnaryOperator<Task> view) {
+    synchronized Subscription subscribeWithSnapshot() {
         Subscription s = subscribe();
         if (current != null) {
-            s.offer(StreamResponse.newBuilder().setTask(view.apply(current)).build());
+            s.offer(StreamResponse.newBuilder().setTask(current).build());
         }
         // PEER (@a2a-js/sdk 1.2.0): a task already parked for input gets its snapshot and the stream closes.
         if (finished || (current != null && current.getStatus().getState() == TaskState.TASK_STATE_INPUT_REQUIRED)) {
@@ -283,9 +299,7 @@ final class TaskRun implements EventSink {
     }
 
     synchronized Subscription subscribe() {
-        Subscription[] holder = new Subscription[1];
-        Subscription s = new Subscription(() -> subscribers.remove(holder[0]));
-        holder[0] = s;
+        Subscription s = new Subscription(subscribers::remove);
         subscribers.add(s);
         return s;
     }
@@ -302,8 +316,11 @@ final class TaskRun implements EventSink {
     }
 
     private Timestamp now() {
-        Instant i = clock.instant();
-        // PROTOCOL (A2A §5.5): timestamps print as RFC 3339; milliseconds are what peers show.
+        return timestamp(clock.instant());
+    }
+
+    /** A status timestamp. PROTOCOL (A2A §5.5): timestamps print as RFC 3339; milliseconds are what peers show. */
+    static Timestamp timestamp(Instant i) {
         return Timestamp.newBuilder().setSeconds(i.getEpochSecond()).setNanos((i.getNano() / 1_000_000) * 1_000_000).build();
     }
 

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
@@ -56,10 +58,36 @@ class RequestHandlerTest {
     }
 
     private RequestHandler handler(AgentExecutor executor, Duration cancelWait) {
+        return handler(executor, cancelWait, turns);
+    }
+
+    private RequestHandler handler(AgentExecutor executor, Duration cancelWait, ExecutorService turns) {
         AgentCard card = AgentCard.newBuilder().setName("test")
                 .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true).setPushNotifications(false)).build();
         return new RequestHandler(executor, new InMemoryTaskStore(), card, Clock.systemUTC(),
                 () -> "id-" + ids.incrementAndGet(), cancelWait, turns);
+    }
+
+    /**
+     * Sends CancelTask on its own thread and returns once that thread waits for the task to settle,
+     * that is once the cancel has been delivered to the turn (bounded: 5 s).
+     */
+    private static CompletableFuture<Task> cancelAndAwaitDelivery(RequestHandler h, String taskId) {
+        CompletableFuture<Task> answer = new CompletableFuture<>();
+        Thread canceller = new Thread(() -> {
+            try {
+                answer.complete(h.cancelTask(CancelTaskRequest.newBuilder().setId(taskId).build()));
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        canceller.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (canceller.getState() != Thread.State.TIMED_WAITING && !answer.isDone() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(answer).as("the cancel waits for the turn to stop").isNotDone();
+        return answer;
     }
 
     private static SendMessageRequest send(String text) {
@@ -131,16 +159,26 @@ class RequestHandlerTest {
     }
 
     @Test
-    void aMessageAnswerIsTheWholeResponse() {
+    void aMessageAnswerIsTheWholeResponse() throws Exception {
+        // PROTOCOL (A2A §3.1.2): nothing may follow a Message. DEFECT: this was once asserted inside
+        // the turn, where a failed assertion is just an executor failure and the test passed anyway;
+        // the turn now hands what happened to the test thread.
+        CompletableFuture<Throwable> afterTheMessage = new CompletableFuture<>();
         RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
             events.message(Message.newBuilder().setMessageId("answer").setRole(Role.ROLE_AGENT)
                     .setContextId(ctx.contextId()).addParts(Part.newBuilder().setText("hello")).build());
-            // PROTOCOL (A2A §3.1.2): nothing may follow a Message.
-            assertThatThrownBy(() -> events.task(ctx.initialTask())).isInstanceOf(IllegalStateException.class);
+            try {
+                events.task(ctx.initialTask());
+                afterTheMessage.complete(null);
+            } catch (IllegalStateException e) {
+                afterTheMessage.complete(e);
+            }
         }));
         SendMessageResponse r = h.sendMessage(send("hi"));
         assertThat(r.hasMessage()).isTrue();
         assertThat(r.getMessage().getParts(0).getText()).isEqualTo("hello");
+        assertThat(afterTheMessage.get(5, TimeUnit.SECONDS)).as("the Task published after the Message was refused")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("after answering with a Message");
     }
 
     @Test
@@ -192,7 +230,7 @@ class RequestHandlerTest {
             }
         }));
         Task parked = h.sendMessage(send("")).getTask();
-        java.util.concurrent.CompletableFuture<Task> reply = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Task> reply = new CompletableFuture<>();
         Thread replier = new Thread(() -> {
             try {
                 reply.complete(h.sendMessage(send("text", parked.getId(), "")).getTask());
@@ -314,11 +352,14 @@ class RequestHandlerTest {
 
     // ------------------------------------------------------------------ cancel
 
+    /** Works until the turn's cancel signal is raised (at most 5 s), then ends CANCELED. */
     private static final ScriptedExecutor.Turn WORK_UNTIL_CANCELED = (ctx, events, self) -> {
         events.task(ctx.initialTask());
         events.status(TaskState.TASK_STATE_WORKING, null);
-        if (self.cancelled.await(5, TimeUnit.SECONDS)) {
+        if (ctx.cancel().await(Duration.ofSeconds(5))) {
             events.status(TaskState.TASK_STATE_CANCELED, null);
+        } else {
+            events.status(TaskState.TASK_STATE_COMPLETED, null);
         }
     };
 
@@ -328,13 +369,105 @@ class RequestHandlerTest {
     }
 
     @Test
-    void cancelAsksTheExecutorAndAnswersOnceTheTaskIsCanceled() {
+    void aTurnAwaitingItsCancelSignalEndsCanceledAndCancelTaskAnswersTheCanceledTask() {
+        // PROTOCOL (A2A §3.1.5): CancelTask answers the task once it is CANCELED; the running turn
+        // learns of the cancel through its context's signal.
         ScriptedExecutor executor = new ScriptedExecutor(WORK_UNTIL_CANCELED);
         RequestHandler h = handler(executor);
         Task t = h.sendMessage(immediately("hi")).getTask();
         Task canceled = h.cancelTask(CancelTaskRequest.newBuilder().setId(t.getId()).build());
         assertThat(canceled.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
-        assertThat(executor.cancels).containsExactly(t.getId());
+        assertThat(h.getTask(GetTaskRequest.newBuilder().setId(t.getId()).build()).getStatus().getState())
+                .isEqualTo(TaskState.TASK_STATE_CANCELED);
+    }
+
+    @Test
+    void aCancelThatArrivesBeforeTheExecutorRunsIsSeenByIt() throws Exception {
+        // DEFECT: when executors registered their turns themselves, a cancel sent as soon as the caller
+        // knew the task id could come before the turn registered, and the task worked on. The signal
+        // now exists before the executor runs: here the reply's turn waits in a queue while the cancel
+        // lands, and the executor finds it raised when it starts.
+        CompletableFuture<Boolean> requestedAtStart = new CompletableFuture<>();
+        CountDownLatch turnsMayRun = new CountDownLatch(1);
+        ExecutorService oneAtATime = Executors.newSingleThreadExecutor();
+        try {
+            RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
+                if (!ctx.isContinuation()) {
+                    ASK_THEN_COMPLETE.run(ctx, events, self);
+                    return;
+                }
+                requestedAtStart.complete(ctx.cancel().isRequested());
+                events.task(ctx.initialTask());
+                events.status(TaskState.TASK_STATE_WORKING, events.agentText("working"));
+                if (!ctx.cancel().await(Duration.ofSeconds(5))) {
+                    events.status(TaskState.TASK_STATE_COMPLETED, null);
+                }
+            }), Duration.ofSeconds(5), oneAtATime);
+            Task parked = h.sendMessage(send("")).getTask();
+            oneAtATime.execute(() -> {
+                try {
+                    turnsMayRun.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Subscription reply = h.sendStreamingMessage(send("text", parked.getId(), ""));
+            CompletableFuture<Task> cancel = cancelAndAwaitDelivery(h, parked.getId());
+            assertThat(requestedAtStart).as("the reply's turn has not started yet").isNotDone();
+
+            turnsMayRun.countDown();
+            assertThat(requestedAtStart.get(5, TimeUnit.SECONDS)).as("the executor saw the cancel at its start").isTrue();
+            assertThat(cancel.get(5, TimeUnit.SECONDS).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+            assertThat(StreamRecorder.drain(reply).kinds()).containsExactly(
+                    "task:INPUT_REQUIRED", "status:WORKING", "status:CANCELED");
+        } finally {
+            turnsMayRun.countDown();
+            oneAtATime.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCallbackOnTheCancelSignalRunsWhenTheClientCancels() throws Exception {
+        // The bridge's shape: the turn blocks on its agent, and only a callback (session/cancel) makes
+        // the agent stop. A callback that never ran would leave the turn working and the cancel -32002.
+        RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
+            CompletableFuture<String> agentStopped = new CompletableFuture<>();
+            ctx.cancel().onCancel(() -> agentStopped.complete("stopped by the callback"));
+            events.task(ctx.initialTask());
+            events.status(TaskState.TASK_STATE_WORKING, null);
+            try {
+                events.status(TaskState.TASK_STATE_CANCELED, events.agentText(agentStopped.get(5, TimeUnit.SECONDS)));
+            } catch (TimeoutException e) {
+                events.status(TaskState.TASK_STATE_COMPLETED, null);
+            }
+        }));
+        Task t = h.sendMessage(immediately("hi")).getTask();
+        Task canceled = h.cancelTask(CancelTaskRequest.newBuilder().setId(t.getId()).build());
+        assertThat(canceled.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+        assertThat(canceled.getStatus().getMessage().getParts(0).getText()).isEqualTo("stopped by the callback");
+    }
+
+    @Test
+    void aCallbackRegisteredAfterTheCancelRunsAtOnce() throws Exception {
+        // A turn that registers its callback only after the cancel landed (the bridge registers when
+        // its turn starts) must still be told; otherwise it would wait for a cancel that already came.
+        CountDownLatch registerNow = new CountDownLatch(1);
+        RequestHandler h = handler(new ScriptedExecutor((ctx, events, self) -> {
+            events.task(ctx.initialTask());
+            events.status(TaskState.TASK_STATE_WORKING, null);
+            registerNow.await(5, TimeUnit.SECONDS);
+            CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+            ctx.cancel().onCancel(() -> ranOn.complete(Thread.currentThread()));
+            if (ranOn.getNow(null) == Thread.currentThread()) {
+                events.status(TaskState.TASK_STATE_CANCELED, null);
+            } else {
+                events.status(TaskState.TASK_STATE_COMPLETED, null);
+            }
+        }));
+        Task t = h.sendMessage(immediately("hi")).getTask();
+        CompletableFuture<Task> cancel = cancelAndAwaitDelivery(h, t.getId());
+        registerNow.countDown();
+        assertThat(cancel.get(5, TimeUnit.SECONDS).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
     }
 
     @Test
@@ -366,13 +499,16 @@ class RequestHandlerTest {
     }
 
     @Test
-    void aParkedTaskIsCanceledByTheServerAfterTellingTheExecutor() {
+    void aParkedTaskIsCanceledByTheServerWhichThenTellsTheExecutor() {
         ScriptedExecutor executor = new ScriptedExecutor(ASK_THEN_COMPLETE);
         RequestHandler h = handler(executor);
         Task parked = h.sendMessage(send("")).getTask();
         Task canceled = h.cancelTask(CancelTaskRequest.newBuilder().setId(parked.getId()).build());
         assertThat(canceled.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
-        assertThat(executor.cancels).containsExactly(parked.getId());
+        assertThat(canceled.getStatus().getMessage().getParts(0).getText()).isEqualTo("The task was canceled.");
+        assertThat(canceled.getHistoryList()).extracting(Message::getRole)
+                .containsExactly(Role.ROLE_USER, Role.ROLE_AGENT, Role.ROLE_AGENT);
+        assertThat(executor.parkedCancels).containsExactly(parked.getId());
         // and it is terminal now: no reply can reopen it
         assertA2aError(() -> h.sendMessage(send("text", parked.getId(), "")), A2aError.UNSUPPORTED_OPERATION);
     }

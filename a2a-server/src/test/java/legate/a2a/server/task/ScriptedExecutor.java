@@ -2,15 +2,14 @@ package legate.a2a.server.task;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 
 /**
  * An executor whose turn is a lambda given by the test, recording every context it ran with and
- * every cancel it was asked for. {@link #cancelled} opens when a cancel arrives, so a scripted
- * turn can wait on it the way a real agent waits on its work.
+ * every parked task the server told it was canceled. A scripted turn learns of a cancel the way a
+ * real agent does, through {@link RequestContext#cancel()}.
  */
 final class ScriptedExecutor implements AgentExecutor {
     interface Turn {
@@ -18,8 +17,7 @@ final class ScriptedExecutor implements AgentExecutor {
     }
 
     final List<RequestContext> contexts = new CopyOnWriteArrayList<>();
-    final List<String> cancels = new CopyOnWriteArrayList<>();
-    final CountDownLatch cancelled = new CountDownLatch(1);
+    final List<String> parkedCancels = new CopyOnWriteArrayList<>();
     private final Turn turn;
 
     ScriptedExecutor(Turn turn) {
@@ -34,7 +32,6 @@ final class ScriptedExecutor implements AgentExecutor {
 
     @Override
     public void cancel(String taskId) {
-        cancels.add(taskId);
-        cancelled.countDown();
+        parkedCancels.add(taskId);
     }
 }

@@ -1,0 +1,60 @@
+package legate.a2a.server.task;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The turns running now, by task id, and the lock of each task that orders the three things that
+ * may change who speaks for a task: a reply starting the next turn, a cancel, and a turn ending
+ * (see {@link TaskRun#requestCancel}). Sending, cancelling and subscribing share one registry.
+ *
+ * <p>The lock is held across the store read and the decision, never inside a map's compute: the
+ * maps' own atomic updates only count holders. A lock exists only while someone holds or waits for
+ * it, so a server that has seen a million tasks keeps no lock for them.
+ */
+final class LiveTurns {
+    private final Map<String, TaskRun> running = new ConcurrentHashMap<>();
+    private final Map<String, TaskLock> locks = new ConcurrentHashMap<>();
+
+    /** The task's running turn, or null; a turn stays here until it has retired. */
+    TaskRun get(String taskId) {
+        return running.get(taskId);
+    }
+
+    void started(TaskRun run) {
+        running.put(run.taskId(), run);
+    }
+
+    void retired(TaskRun run) {
+        running.remove(run.taskId(), run);
+    }
+
+    /** Runs {@code action} holding the task's lock; what it throws reaches the caller. */
+    <T> T locked(String taskId, Supplier<T> action) {
+        TaskLock lock = locks.compute(taskId, (id, held) -> (held == null ? new TaskLock() : held).join());
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+            locks.computeIfPresent(taskId, (id, held) -> held.leave() ? null : held);
+        }
+    }
+
+    /** A task's lock and how many threads hold or wait for it; the count is changed only inside the map's update. */
+    private static final class TaskLock extends ReentrantLock {
+        private int users;
+
+        TaskLock join() {
+            users++;
+            return this;
+        }
+
+        /** True when nobody else holds or waits for the lock, so it can go. */
+        boolean leave() {
+            return --users == 0;
+        }
+    }
+}

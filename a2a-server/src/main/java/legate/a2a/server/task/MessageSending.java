@@ -1,0 +1,89 @@
+package legate.a2a.server.task;
+
+import java.util.concurrent.ExecutionException;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.SendMessageConfiguration;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.SendMessageResponse;
+import lf.a2a.v1.StreamResponse;
+import lf.a2a.v1.Task;
+
+/**
+ * SendMessage and SendStreamingMessage (A2A §3.1.1, §3.1.2): checks the caller's message, opens
+ * the turn it starts or continues, and answers blocking, at once ({@code returnImmediately}) or as
+ * a stream of the turn's events.
+ */
+final class MessageSending {
+    private final TurnLauncher launcher;
+
+    MessageSending(TurnLauncher launcher) {
+        this.launcher = launcher;
+    }
+
+    /** Blocking unless {@code returnImmediately}: answers once the turn has something to act on. */
+    SendMessageResponse send(SendMessageRequest request) {
+        TurnLauncher.Turn turn = open(request);
+        launcher.launch(turn);
+        TaskRun run = turn.run();
+        SendMessageConfiguration configuration = request.getConfiguration();
+        boolean immediately = configuration.getReturnImmediately();
+        StreamResponse outcome;
+        try {
+            // PROTOCOL (A2A §3.2.2): blocking by default; returnImmediately answers with the first Task.
+            outcome = immediately ? run.firstEvent.get() : run.turnEnded.get();
+            if (outcome == null) {
+                outcome = run.firstEvent.get();
+            }
+        } catch (ExecutionException e) {
+            throw asA2a(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw A2aError.INTERNAL.exception("interrupted while waiting for the agent");
+        }
+        if (outcome.hasMessage()) {
+            return SendMessageResponse.newBuilder().setMessage(outcome.getMessage()).build();
+        }
+        Task task = immediately && outcome.hasTask() ? outcome.getTask() : run.current();
+        return SendMessageResponse.newBuilder()
+                .setTask(new HistoryLength(configuration.hasHistoryLength(), configuration.getHistoryLength())
+                        .applyTo(task))
+                .build();
+    }
+
+    /** Streaming: the subscription receives every event of the turn, the Task first. */
+    Subscription stream(SendMessageRequest request) {
+        TurnLauncher.Turn turn = open(request);
+        // Subscribed before the executor runs, so the stream misses nothing.
+        Subscription events = turn.run().subscribe();
+        launcher.launch(turn);
+        return events;
+    }
+
+    private TurnLauncher.Turn open(SendMessageRequest request) {
+        if (!request.hasMessage()) {
+            throw A2aError.INVALID_PARAMS.exception("params.message is required");
+        }
+        Message message = request.getMessage();
+        if (message.getMessageId().isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("message.messageId is required");
+        }
+        if (message.getRole() == Role.ROLE_UNSPECIFIED) {
+            throw A2aError.INVALID_PARAMS.exception("message.role is required: \"ROLE_USER\" for a client's message");
+        }
+        if (request.getConfiguration().hasTaskPushNotificationConfig()) {
+            throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
+                    "this agent does not send push notifications (capabilities.pushNotifications is false)");
+        }
+        return launcher.open(message, request.getConfiguration());
+    }
+
+    private static A2aException asA2a(Throwable t) {
+        if (t instanceof A2aException a) {
+            return a;
+        }
+        return A2aError.INTERNAL.exception("internal error");
+    }
+}

@@ -1,0 +1,40 @@
+package legate.a2a.server.task;
+
+import java.time.Instant;
+import legate.a2a.server.RandomIds;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
+import lf.a2a.v1.TaskStatus;
+
+/**
+ * A task that is not terminal and has no turn running: interrupted in INPUT_REQUIRED or
+ * AUTH_REQUIRED (a turn never ends leaving its task SUBMITTED or WORKING). Nobody publishes for it
+ * until a reply starts the next turn, so when it is canceled the server ends it itself.
+ *
+ * @param task the task as stored
+ */
+record ParkedTask(Task task) {
+
+    /**
+     * The task CANCELED, with the agent's status message joining the history as every status
+     * message does (PEER @a2a-js/sdk 1.2.0).
+     */
+    Task canceled(Instant now) {
+        Message said = Message.newBuilder()
+                .setMessageId(RandomIds.next())
+                .setRole(Role.ROLE_AGENT)
+                .setTaskId(task.getId())
+                .setContextId(task.getContextId())
+                .addParts(Part.newBuilder().setText("The task was canceled."))
+                .build();
+        TaskStatus status = TaskStatus.newBuilder()
+                .setState(TaskState.TASK_STATE_CANCELED)
+                .setMessage(said)
+                .setTimestamp(TaskRun.timestamp(now))
+                .build();
+        return task.toBuilder().setStatus(status).addHistory(said).build();
+    }
+}

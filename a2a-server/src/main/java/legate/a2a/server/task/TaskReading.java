@@ -1,0 +1,69 @@
+package legate.a2a.server.task;
+
+import com.google.protobuf.util.Timestamps;
+import java.time.Instant;
+import legate.a2a.model.A2aError;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.ListTasksResponse;
+import lf.a2a.v1.Task;
+
+/**
+ * GetTask and ListTasks (A2A §3.1.3, §3.1.4): tasks as stored, shaped by what the caller asked for
+ * (history length, artifacts, paging). Cancelling and subscribing read tasks through it too.
+ */
+final class TaskReading {
+    private static final int DEFAULT_PAGE_SIZE = 50;
+
+    private final TaskStore store;
+
+    TaskReading(TaskStore store) {
+        this.store = store;
+    }
+
+    Task getTask(GetTaskRequest request) {
+        return new HistoryLength(request.hasHistoryLength(), request.getHistoryLength()).applyTo(find(request.getId()));
+    }
+
+    ListTasksResponse listTasks(ListTasksRequest request) {
+        int pageSize = request.hasPageSize() ? request.getPageSize() : DEFAULT_PAGE_SIZE;
+        if (pageSize < 1 || pageSize > 100) {
+            // PROTOCOL (A2A §3.1.4): pageSize is 1..100; outside is invalid params, not a clamp.
+            throw A2aError.INVALID_PARAMS.exception("pageSize must be between 1 and 100, got " + pageSize);
+        }
+        Instant after = request.hasStatusTimestampAfter()
+                ? Instant.ofEpochMilli(Timestamps.toMillis(request.getStatusTimestampAfter())) : null;
+        TaskPage page;
+        try {
+            page = store.list(new TaskQuery(request.getContextId(), request.getStatus(), after, pageSize,
+                    request.getPageToken()));
+        } catch (IllegalArgumentException e) {
+            throw A2aError.INVALID_PARAMS.exception(e.getMessage());
+        }
+        boolean artifacts = request.hasIncludeArtifacts() && request.getIncludeArtifacts();
+        HistoryLength history = new HistoryLength(request.hasHistoryLength(), request.getHistoryLength());
+        ListTasksResponse.Builder out = ListTasksResponse.newBuilder()
+                .setNextPageToken(page.nextPageToken())
+                .setPageSize(pageSize)
+                .setTotalSize(page.totalSize());
+        for (Task t : page.tasks()) {
+            Task shown = history.applyTo(t);
+            // PROTOCOL (A2A §3.1.4): artifacts are omitted entirely unless includeArtifacts is true.
+            out.addTasks(artifacts ? shown : shown.toBuilder().clearArtifacts().build());
+        }
+        return out.build();
+    }
+
+    /** The task a request names; an empty id is invalid params, an unknown one -32001. */
+    Task find(String id) {
+        if (id.isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("params.id (the task id) is required");
+        }
+        return stored(id);
+    }
+
+    /** The stored task, or -32001. */
+    Task stored(String id) {
+        return store.get(id).orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
+    }
+}

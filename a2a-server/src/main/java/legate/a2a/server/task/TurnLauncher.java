@@ -1,0 +1,146 @@
+package legate.a2a.server.task;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.TaskStates;
+import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.RequestContext;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.SendMessageConfiguration;
+import lf.a2a.v1.Task;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the executor's turns: the first turn of a new task, or the next turn of a task parked in
+ * INPUT_REQUIRED or AUTH_REQUIRED, each on its own virtual thread, and retires a turn when its
+ * executor returns.
+ *
+ * <p>Opening and launching are two steps, so that a streaming caller can subscribe in between and
+ * miss nothing. An opened turn is already live: a cancel finds it, and its executor will see that
+ * cancel however early it came.
+ */
+final class TurnLauncher {
+    private static final Logger LOG = LoggerFactory.getLogger(TurnLauncher.class);
+
+    /** A turn opened but not yet launched, and what its executor will be told. */
+    record Turn(TaskRun run, RequestContext context) {
+    }
+
+    private final AgentExecutor executor;
+    private final String executorName;
+    private final TaskStore store;
+    private final TaskReading reading;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final Duration retireWait;
+    private final ExecutorService turns;
+    private final LiveTurns live;
+
+    TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
+                 Duration retireWait, ExecutorService turns, LiveTurns live) {
+        this.executor = executor;
+        this.executorName = executor.getClass().getSimpleName();
+        this.store = store;
+        this.reading = reading;
+        this.clock = clock;
+        this.ids = ids;
+        this.retireWait = retireWait;
+        this.turns = turns;
+        this.live = live;
+    }
+
+    /** Finds or creates the task identity of a validated message and opens its turn. */
+    Turn open(Message message, SendMessageConfiguration configuration) {
+        if (message.getTaskId().isEmpty()) {
+            String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            String taskId = ids.get();
+            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true);
+            live.started(run);
+            return turn(run, message, null, configuration);
+        }
+        String taskId = message.getTaskId();
+        awaitQuestionTurn(taskId);
+        return live.locked(taskId, () -> {
+            // Looked at before the store: a turn found over has already stored its last state.
+            TaskRun previous = live.get(taskId);
+            boolean stillRunning = previous != null && !previous.isOver();
+            Task stored = reading.stored(taskId);
+            if (TaskStates.isTerminal(stored.getStatus().getState())) {
+                // PROTOCOL (A2A §3.1.1): a terminal task accepts no further messages.
+                throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + taskId + " is "
+                        + TaskStates.label(stored.getStatus().getState()) + " and cannot accept more messages");
+            }
+            if (!message.getContextId().isEmpty() && !message.getContextId().equals(stored.getContextId())) {
+                // PROTOCOL (A2A §3.4.3): a contextId that contradicts its task MUST be rejected.
+                throw A2aError.INVALID_PARAMS.exception("message.contextId " + message.getContextId()
+                        + " does not match the contextId of task " + taskId);
+            }
+            if (stillRunning) {
+                throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + taskId + " is still "
+                        + TaskStates.label(stored.getStatus().getState())
+                        + "; send the next message once it asks for input or finishes");
+            }
+            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false);
+            live.started(run);
+            return turn(run, message, stored, configuration);
+        });
+    }
+
+    /**
+     * DEFECT: when each executor kept its own map of running turns, a turn registered itself after
+     * publishing its Task, and a client that canceled as soon as it learned the task id
+     * (returnImmediately) found nothing to stop: the task worked on. The cancel signal is now the
+     * run's own, created here before the executor is launched.
+     */
+    private static Turn turn(TaskRun run, Message message, Task stored, SendMessageConfiguration configuration) {
+        Message stamped = message.toBuilder().setTaskId(run.taskId()).setContextId(run.contextId()).build();
+        return new Turn(run, new RequestContext(run.taskId(), run.contextId(), stamped, stored, configuration,
+                run.cancel));
+    }
+
+    /**
+     * DEFECT: a reply sent the moment INPUT_REQUIRED reached the caller could arrive before the
+     * executor that asked the question had returned, and was refused as "still running". The reply
+     * now waits (boundedly) for that turn to retire; a turn that is really still working is refused.
+     */
+    private void awaitQuestionTurn(String taskId) {
+        TaskRun asking = live.get(taskId);
+        if (asking == null || !asking.askedForInput()) {
+            return;
+        }
+        try {
+            asking.retired.get(retireWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // left to the check in open, which refuses a turn that is still running
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs the executor on its own virtual thread; whatever it leaves unfinished, the run settles. */
+    void launch(Turn turn) {
+        TaskRun run = turn.run();
+        turns.execute(() -> {
+            Throwable failure = null;
+            try {
+                executor.execute(turn.context(), run);
+            } catch (Throwable t) {
+                failure = t;
+                LOG.warn("task {}: {}", run.taskId(), t.toString());
+            }
+            try {
+                run.finish(failure);
+            } finally {
+                live.retired(run);
+                run.retired.complete(null);
+            }
+        });
+    }
+}
