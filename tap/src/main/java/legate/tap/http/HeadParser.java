@@ -231,11 +231,10 @@ public final class HeadParser {
     private String version(byte[] b, int from, int to) throws MalformedMessage {
         if (to - from == 8 && b[from] == 'H' && b[from + 1] == 'T' && b[from + 2] == 'T' && b[from + 3] == 'P'
                 && b[from + 4] == '/' && isDigit(b[from + 5]) && b[from + 6] == '.' && isDigit(b[from + 7])) {
-            if (b[from + 5] == '1' && b[from + 7] == '1') {
-                return "HTTP/1.1";
-            }
-            if (b[from + 5] == '1' && b[from + 7] == '0') {
-                return "HTTP/1.0";
+            if (b[from + 5] == '1') {
+                // PROTOCOL (RFC 9110 §2.5): a higher minor version is read as the highest one the
+                // recipient speaks. DEFECT: HTTP/1.2 was refused with 505 as if it were HTTP/2.
+                return b[from + 7] == '0' ? "HTTP/1.0" : "HTTP/1.1";
             }
             throw new MalformedMessage(in.sender(), Fault.UNSUPPORTED_VERSION, "HTTP version " + latin1(b, from + 5, to)
                     + " (the tap speaks HTTP/1.1)");
