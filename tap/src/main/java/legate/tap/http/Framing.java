@@ -44,12 +44,13 @@ public sealed interface Framing {
             List<String> codings = Fields.tokens(fields, "Transfer-Encoding");
             if (codings.isEmpty() || !codings.getLast().equalsIgnoreCase("chunked")) {
                 // PROTOCOL (RFC 9112 §6.3): without chunked last, a request's length cannot be known: 400.
-                throw new MalformedMessage(Sender.CLIENT, Fault.INVALID, "a Transfer-Encoding whose last coding is not chunked");
+                throw new MalformedMessage(Sender.CLIENT, Fault.INVALID,
+                        "a Transfer-Encoding whose last coding is not chunked");
             }
             if (codings.size() > 1) {
                 // PROTOCOL (RFC 9112 §6.1): a transfer coding the server does not understand is 501.
-                throw new MalformedMessage(Sender.CLIENT, Fault.UNSUPPORTED_CODING, "the transfer coding " + codings.getFirst()
-                        + " (the tap forwards chunked only)");
+                throw new MalformedMessage(Sender.CLIENT, Fault.UNSUPPORTED_CODING,
+                        "the transfer coding " + codings.getFirst() + " (the tap forwards chunked only)");
             }
             return CHUNKED;
         }
@@ -72,8 +73,8 @@ public sealed interface Framing {
             List<String> codings = Fields.tokens(fields, "Transfer-Encoding");
             if (codings.size() != 1 || !codings.getFirst().equalsIgnoreCase("chunked")) {
                 // Another coding would have to reach the client as it is, which the tap does not do.
-                throw new MalformedMessage(Sender.SERVER, Fault.UNSUPPORTED_CODING, "the transfer coding " + String.join(", ", codings)
-                        + " (the tap relays chunked only)");
+                throw new MalformedMessage(Sender.SERVER, Fault.UNSUPPORTED_CODING,
+                        "the transfer coding " + String.join(", ", codings) + " (the tap relays chunked only)");
             }
             // PROTOCOL (RFC 9112 §6.3): Transfer-Encoding overrides a Content-Length, which the relay drops.
             return CHUNKED;

@@ -96,7 +96,8 @@ public final class WireInput {
                 buf = Arrays.copyOf(buf, Math.min(maxBytes, buf.length * 2));
                 view = ByteBuffer.wrap(buf);
             } else {
-                throw new MalformedMessage(sender, Fault.HEAD_TOO_LARGE, "a head or line longer than " + maxBytes + " bytes");
+                throw new MalformedMessage(sender, Fault.HEAD_TOO_LARGE,
+                        "a head or line longer than " + maxBytes + " bytes");
             }
         }
         view.limit(buf.length).position(limit);

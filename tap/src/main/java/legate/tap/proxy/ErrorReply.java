@@ -32,13 +32,13 @@ record ErrorReply(int status, int code, String message) {
     static ErrorReply refusing(MalformedMessage e, URI target, int maxRequestBytes) {
         return switch (e.sender()) {
             case CLIENT -> switch (e.fault()) {
-                // PROTOCOL (RFC 9112 §2-7): a request that breaks HTTP/1.1's syntax or framing is 400.
+                // PROTOCOL (RFC 9112 §3, §5.1, §6.3): a request that breaks HTTP/1.1's syntax or framing is 400.
                 case INVALID -> notForwarded(400, e);
                 // PROTOCOL (RFC 6585 §5): a head over the server's bound is 431.
                 case HEAD_TOO_LARGE -> notForwarded(431, e);
                 // PROTOCOL (RFC 9110 §15.5.14): a body over the server's bound is 413.
-                case BODY_TOO_LARGE -> new ErrorReply(413, JsonRpcError.INVALID_REQUEST, "legate tap: the request "
-                        + "body is larger than the tap's limit of " + maxRequestBytes + " bytes; nothing was forwarded");
+                case BODY_TOO_LARGE -> new ErrorReply(413, JsonRpcError.INVALID_REQUEST, "legate tap: the request body"
+                        + " is larger than the tap's limit of " + maxRequestBytes + " bytes; nothing was forwarded");
                 // PROTOCOL (RFC 9112 §6.1): a transfer coding the server does not understand is 501.
                 case UNSUPPORTED_CODING -> notForwarded(501, e);
                 // PROTOCOL (RFC 9110 §15.6.6): an HTTP major version the server does not speak is 505.

@@ -72,7 +72,8 @@ final class UpstreamConnection implements AutoCloseable {
             if (h.status() == 101) {
                 // PROTOCOL (RFC 9110 §15.2.2): a server switches protocols only when the request asked
                 // to, and the tap forwards no Upgrade header (it is hop-by-hop), so this one never did.
-                throw new MalformedMessage(Sender.SERVER, Fault.INVALID, "101 Switching Protocols, which the tap never asks for");
+                throw new MalformedMessage(Sender.SERVER, Fault.INVALID,
+                        "101 Switching Protocols, which the tap never asks for");
             }
             if (h.status() >= 200) {
                 Framing framing = Framing.ofResponse(h, headRequest);
