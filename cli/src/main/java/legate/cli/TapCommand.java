@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import legate.tap.ExchangeListener;
-import legate.tap.ExchangeLog;
-import legate.tap.TapConfig;
-import legate.tap.TapProxy;
-import legate.tap.WirePrinter;
+import legate.tap.proxy.TapConfig;
+import legate.tap.proxy.TapProxy;
+import legate.tap.show.ExchangeListener;
+import legate.tap.show.ExchangeLog;
+import legate.tap.show.WirePrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

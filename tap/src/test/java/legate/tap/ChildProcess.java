@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A child process run to its end with a bounded wait: its exit code and its merged output. */
-record ChildProcess(int exitCode, String output) {
+public record ChildProcess(int exitCode, String output) {
 
-    static ChildProcess run(List<String> command, Path dir, Map<String, String> env, Duration timeout)
+    public static ChildProcess run(List<String> command, Path dir, Map<String, String> env, Duration timeout)
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().putAll(env);

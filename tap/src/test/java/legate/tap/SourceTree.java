@@ -4,11 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The checkout the tests run in, found from the working directory (Maven runs a module's tests in the module). */
-final class SourceTree {
+public final class SourceTree {
     private SourceTree() {
     }
 
-    static Path root() {
+    public static Path root() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
             if (Files.isRegularFile(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve("interop"))) {

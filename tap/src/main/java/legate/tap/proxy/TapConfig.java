@@ -1,0 +1,58 @@
+package legate.tap.proxy;
+
+import java.net.URI;
+import java.util.Locale;
+
+/**
+ * Where the tap listens and what it forwards to.
+ *
+ * @param host the address to bind; loopback unless told otherwise, because the tap is a second
+ *     door into an agent that authenticates nobody
+ * @param port the port; 0 picks a free one ({@link TapProxy#start()} returns it)
+ * @param target the agent's origin ({@code http://host:port}); request paths pass through unchanged
+ * @param maxRequestBytes a request body larger than this is refused with 413 before anything is forwarded
+ */
+public record TapConfig(String host, int port, URI target, int maxRequestBytes) {
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 41242;
+    public static final String DEFAULT_TARGET = "http://127.0.0.1:41241";
+    /** Larger than any agent here accepts (1 MiB by default), so the agent, not the tap, refuses first. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+    public TapConfig {
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("the tap needs an address to bind");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+        target = origin(target);
+        if (maxRequestBytes < 1) {
+            throw new IllegalArgumentException("maxRequestBytes must be at least 1");
+        }
+    }
+
+    /** Loopback, the given port and target, the default request limit. */
+    public static TapConfig loopback(int port, URI target) {
+        return new TapConfig(DEFAULT_HOST, port, target, DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /**
+     * The target reduced to {@code scheme://authority}. A path is refused rather than prefixed:
+     * the card lives at the origin's {@code /.well-known/agent-card.json}, and PUBLIC_URL's path
+     * is the path the agent answers on, so a transparent tap forwards every path unchanged.
+     */
+    private static URI origin(URI target) {
+        if (target == null || !target.isAbsolute() || target.getHost() == null
+                || !("http".equalsIgnoreCase(target.getScheme()) || "https".equalsIgnoreCase(target.getScheme()))) {
+            throw new IllegalArgumentException("TARGET_URL must be an absolute http(s) URL such as "
+                    + DEFAULT_TARGET + ", got " + target);
+        }
+        String path = target.getRawPath();
+        if ((path != null && !path.isEmpty() && !path.equals("/")) || target.getRawQuery() != null) {
+            throw new IllegalArgumentException("TARGET_URL names the agent's origin only (" + target.getScheme() + "://"
+                    + target.getRawAuthority() + "); request paths pass through the tap unchanged, got " + target);
+        }
+        return URI.create(target.getScheme().toLowerCase(Locale.ROOT) + "://" + target.getRawAuthority());
+    }
+}

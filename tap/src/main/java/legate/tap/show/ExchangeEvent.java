@@ -1,0 +1,77 @@
+package legate.tap.show;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import legate.wire.sse.SseEvent;
+
+/**
+ * What the tap saw of one HTTP exchange, reported as it happens: the request, then either a whole
+ * response, or a stream opening, its frames and its close, or the tap's own refusal. Every event
+ * names its exchange by the number the tap gave it, so concurrent exchanges can be told apart.
+ *
+ * <p>Bodies are the bytes as they crossed the tap, never parsed into model objects, so broken
+ * traffic stays visible. The arrays are shared, not copied: listeners read them and never write.
+ */
+public sealed interface ExchangeEvent {
+    /** The exchange's number, counting from 1 in the order requests arrived. */
+    long exchange();
+
+    /** When the tap saw it. */
+    Instant at();
+
+    /** An HTTP header as it crossed the tap. */
+    record Header(String name, String value) {
+    }
+
+    /** How a response body ended. */
+    enum Outcome {
+        /** Every byte the upstream sent reached the client. */
+        COMPLETE,
+        /** The client went away before the end; the tap hung up on the upstream too. */
+        CLIENT_GONE,
+        /** The upstream broke the body off; the tap broke off the client's response too, so it cannot look whole. */
+        UPSTREAM_BROKE
+    }
+
+    /**
+     * A request, read whole before it is forwarded.
+     *
+     * @param target the path and query as the client sent them
+     * @param headers the headers that matter to A2A, in arrival order
+     */
+    record Request(long exchange, Instant at, String method, String target, String protocol,
+                   List<Header> headers, byte[] body) implements ExchangeEvent {
+    }
+
+    /**
+     * A response that is not an event stream, reported once its body has passed.
+     *
+     * @param body the body as far as the tap keeps it for display
+     * @param bodyBytes how many body bytes passed, which is more than {@code body.length} when it was cut
+     */
+    record Response(long exchange, Instant at, int status, List<Header> headers, byte[] body, long bodyBytes,
+                    Outcome outcome, Duration elapsed) implements ExchangeEvent {
+    }
+
+    /** The head of a {@code text/event-stream} response, reported before its first frame. */
+    record StreamOpened(long exchange, Instant at, int status, List<Header> headers) implements ExchangeEvent {
+    }
+
+    /** One SSE frame, reported the moment it passed on to the client. */
+    record Frame(long exchange, Instant at, int index, SseEvent event) implements ExchangeEvent {
+    }
+
+    /** The end of an event stream. */
+    record StreamClosed(long exchange, Instant at, int frames, long bodyBytes, Outcome outcome, Duration elapsed)
+            implements ExchangeEvent {
+    }
+
+    /**
+     * The tap answered the client itself and nothing reached the upstream, or nothing came back from it.
+     *
+     * @param reason what went wrong, naming the target when the upstream is unreachable
+     */
+    record Refused(long exchange, Instant at, int status, String reason) implements ExchangeEvent {
+    }
+}
