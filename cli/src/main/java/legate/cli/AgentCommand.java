@@ -136,8 +136,7 @@ final class AgentCommand implements Callable<Integer> {
             return 1;
         }
         String url = setup.publicUrl(bound);
-        System.out.println("Revisor is listening on http://" + ServerSetup.hostForUrl(host) + ":" + bound
-                + setup.rpcPath() + " (A2A 1.0, JSON-RPC)");
+        System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
         System.out.flush();
         if (startCacheTraining) {

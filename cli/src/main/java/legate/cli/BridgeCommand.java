@@ -168,8 +168,7 @@ final class BridgeCommand implements Callable<Integer> {
         }
         registry.startReaper();
         String shownName = name == null || name.isBlank() ? BridgeCard.defaultName(named, init) : name;
-        System.out.println(shownName + " is listening on http://" + ServerSetup.hostForUrl(host) + ":" + bound
-                + setup.rpcPath() + " (A2A 1.0, JSON-RPC)");
+        System.out.println(shownName + " is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
         System.out.println("Agent: " + agent.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.model.LegateVersion;
+import legate.wire.http.BindAddress;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -126,13 +127,7 @@ public final class McpEndpoint implements AutoCloseable {
 
     /** The URL a caller connects to, with a loopback address for a wildcard bind. */
     public String url() {
-        String host = config.host();
-        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-            host = "127.0.0.1";
-        } else if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        return "http://" + host + ":" + port() + McpConfig.PATH;
+        return BindAddress.dialableUrl(config.host(), port(), McpConfig.PATH);
     }
 
     public void stop() throws Exception {
