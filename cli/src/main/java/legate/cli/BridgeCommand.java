@@ -13,14 +13,14 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterNotInstalled;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.Backend;
+import legate.acp.adapter.BackendCatalog;
 import legate.acp.bridge.AcpExecutor;
-import legate.acp.bridge.AdapterNotInstalled;
-import legate.acp.bridge.AdapterRegistry;
-import legate.acp.bridge.AdapterStartFailed;
-import legate.acp.bridge.Backend;
-import legate.acp.bridge.BackendCatalog;
 import legate.acp.bridge.BridgeCard;
-import legate.acp.bridge.BridgeConfig;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
@@ -138,9 +138,9 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: " + e.getMessage());
             return 1;
         }
-        BridgeConfig config = new BridgeConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
+        AdapterConfig config = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
-                BridgeConfig.DEFAULT_MAX_LINE_CHARS);
+                AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         BridgeLogs logs = new BridgeLogs(logDir, logMaxBytes, logMaxFiles, Clock.systemUTC(), System.err);
         PermissionClassifier policy = new PermissionClassifier(agent.supervisedModeId(), allowExecute);
         InitializeResponse init;

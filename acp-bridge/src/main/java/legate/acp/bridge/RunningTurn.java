@@ -1,6 +1,7 @@
 package legate.acp.bridge;
 
 import java.util.concurrent.CompletableFuture;
+import legate.acp.adapter.AdapterSession;
 
 /**
  * The cancel state of one task's turn on the bridge. A cancel can land at any point: while the turn

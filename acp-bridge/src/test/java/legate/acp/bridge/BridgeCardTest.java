@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import legate.a2a.model.LegateVersion;
+import legate.acp.adapter.Backend;
+import legate.acp.adapter.BackendCatalog;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.Backend;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
@@ -34,8 +37,8 @@ class BridgeInteropTest {
         Path interop = project().resolve("interop");
         Backend backend = new Backend(Backend.GENERIC, null,
                 AdapterCommand.of(List.of(node(), interop.resolve("acp-agent.mjs").toString())), "careful", "");
-        BridgeConfig config = new BridgeConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5), Duration.ofSeconds(20),
-                Duration.ofMillis(500), BridgeConfig.DEFAULT_MAX_LINE_CHARS);
+        AdapterConfig config = new AdapterConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5), Duration.ofSeconds(20),
+                Duration.ofMillis(500), AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         AdapterRegistry probe = new AdapterRegistry(backend, config, ProcessLauncher.system(),
                 new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC());
         InitializeResponse init = probe.probe(dir);

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import legate.acp.connection.AdapterCommand;
 import legate.acp.protocol.Implementation;

@@ -1,6 +1,7 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.permission.SessionRoot;
 import legate.acp.protocol.InitializeResponse;
@@ -27,7 +29,7 @@ import legate.acp.protocol.InitializeResponse;
  */
 public final class AdapterRegistry implements AutoCloseable {
     private final Backend backend;
-    private final BridgeConfig config;
+    private final AdapterConfig config;
     private final ProcessLauncher launcher;
     private final PermissionPolicy policy;
     private final BridgeLogs logs;
@@ -38,7 +40,7 @@ public final class AdapterRegistry implements AutoCloseable {
     private ScheduledExecutorService reaper;
     private volatile boolean closed;
 
-    public AdapterRegistry(Backend backend, BridgeConfig config, ProcessLauncher launcher, PermissionPolicy policy,
+    public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
                            BridgeLogs logs, Clock clock) {
         this.backend = backend;
         this.config = config;
@@ -52,11 +54,11 @@ public final class AdapterRegistry implements AutoCloseable {
         return backend;
     }
 
-    BridgeLogs logs() {
+    public BridgeLogs logs() {
         return logs;
     }
 
-    Instant now() {
+    public Instant now() {
         return clock.instant();
     }
 
@@ -64,16 +66,16 @@ public final class AdapterRegistry implements AutoCloseable {
      * Starts the agent once in {@code cwd}, reads its answer to {@code initialize} and stops it again:
      * what the Agent Card is built from, before the server listens.
      */
-    public InitializeResponse probe(java.nio.file.Path cwd) throws AdapterStartFailed {
+    public InitializeResponse probe(Path cwd) throws AdapterStartFailed {
         return AdapterSession.probe(backend, cwd, logs, launcher, config);
     }
 
-    Conversation conversation(String contextId) {
+    public Conversation conversation(String contextId) {
         return conversations.computeIfAbsent(contextId, id -> new Conversation(id, clock.instant()));
     }
 
     /** The conversation's live session, started (with its root) when there is none. Call while holding the turn. */
-    AdapterSession session(Conversation c) throws AdapterStartFailed {
+    public AdapterSession session(Conversation c) throws AdapterStartFailed {
         if (closed) {
             throw new AdapterStartFailed(new AgentFailure("start", "The bridge is shutting down.", false));
         }
@@ -110,20 +112,20 @@ public final class AdapterRegistry implements AutoCloseable {
     }
 
     /** Stops a session that failed mid-turn; the conversation's next task starts a fresh agent. */
-    void discard(Conversation c, AdapterSession s, String why) {
+    public void discard(Conversation c, AdapterSession s, String why) {
         if (c.detach(s)) {
             Integer status = s.stop();
             logs.call("adapter.discard", ids(c.contextId, s).and("why", why).and("status", status).map());
         }
     }
 
-    void taskOpened(String contextId, String taskId) {
+    public void taskOpened(String contextId, String taskId) {
         openTaskContexts.put(taskId, contextId);
         conversation(contextId).taskOpened(taskId, clock.instant());
     }
 
     /** The task is terminal (or canceled while parked): it no longer holds its conversation's agent. */
-    void taskClosed(String taskId) {
+    public void taskClosed(String taskId) {
         String contextId = openTaskContexts.remove(taskId);
         if (contextId != null) {
             conversation(contextId).taskClosed(taskId, clock.instant());

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -15,6 +15,7 @@ import legate.acp.connection.AdapterProcess;
 import legate.acp.connection.ConnectionClosed;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.permission.SessionRoot;
 import legate.acp.protocol.AcpMethods;
@@ -32,7 +33,7 @@ import legate.wire.jsonrpc.JsonRpcError;
  * ({@code initialize}, {@code session/new}, {@code session/set_mode}), prompt turns one at a time,
  * {@code session/cancel}, and stopping the whole process tree.
  */
-final class AdapterSession {
+public final class AdapterSession {
     static final Implementation CLIENT_INFO = new Implementation("legate", "Legate ACP bridge", LegateVersion.get());
 
     private final BridgeLogs logs;
@@ -57,7 +58,7 @@ final class AdapterSession {
      * @throws AdapterStartFailed with the agent stopped again, when any step fails or times out
      */
     static AdapterSession start(Backend backend, String contextId, SessionRoot root, PermissionPolicy policy,
-                                BridgeLogs logs, ProcessLauncher launcher, BridgeConfig config) throws AdapterStartFailed {
+                                BridgeLogs logs, ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
         SessionClient client = new SessionClient(contextId, root, policy, logs);
         AdapterSession s = spawn(backend, contextId, root.path(), client, logs, launcher, config);
         String step = AcpMethods.INITIALIZE;
@@ -97,7 +98,7 @@ final class AdapterSession {
 
     /** Starts the agent once, reads its answer to {@code initialize}, and stops it: what the card is built from. */
     static InitializeResponse probe(Backend backend, Path cwd, BridgeLogs logs, ProcessLauncher launcher,
-                                    BridgeConfig config) throws AdapterStartFailed {
+                                    AdapterConfig config) throws AdapterStartFailed {
         SessionClient client = new SessionClient("", SessionRoot.given(cwd), (r, root) -> {
             throw new IllegalStateException("no session during the handshake");
         }, logs);
@@ -112,7 +113,7 @@ final class AdapterSession {
     }
 
     private static AdapterSession spawn(Backend backend, String contextId, Path cwd, SessionClient client, BridgeLogs logs,
-                                        ProcessLauncher launcher, BridgeConfig config) throws AdapterStartFailed {
+                                        ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
         AdapterProcess process;
         try {
             process = AdapterProcess.start(launcher, backend.command(), cwd);
@@ -147,7 +148,7 @@ final class AdapterSession {
         return connection.request(method, params).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    String sessionId() {
+    public String sessionId() {
         return sessionId;
     }
 
@@ -155,12 +156,12 @@ final class AdapterSession {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive() && !connection.closed().isDone();
     }
 
     /** Runs one prompt turn; the listener hears the turn's updates until the answer arrives. No timeout. */
-    PromptResponse prompt(String text, TurnListener listener) throws AcpException, ConnectionClosed, InterruptedException {
+    public PromptResponse prompt(String text, TurnListener listener) throws AcpException, ConnectionClosed, InterruptedException {
         client.turn(listener);
         try {
             return PromptResponse.fromJson(connection.request(AcpMethods.SESSION_PROMPT,
@@ -182,7 +183,7 @@ final class AdapterSession {
     }
 
     /** PROTOCOL (ACP): cancel is the notification session/cancel; the prompt then answers stopReason "cancelled". */
-    void cancel() {
+    public void cancel() {
         ObjectNode params = JsonNodeFactory.instance.objectNode();
         params.put("sessionId", sessionId);
         try {

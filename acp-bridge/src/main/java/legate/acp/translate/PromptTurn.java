@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.translate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Struct;
 import java.util.Map;
 import legate.a2a.server.EventSink;
+import legate.acp.adapter.AgentFailure;
+import legate.acp.adapter.Backend;
+import legate.acp.adapter.TurnListener;
+import legate.acp.adapter.UsageBudget;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
 import legate.acp.protocol.PromptResponse;
@@ -27,7 +32,7 @@ import lf.a2a.v1.TaskState;
  * verdicts on request threads, and the end of the turn on the executor's thread. Nothing is
  * published after the final state.
  */
-final class PromptTurn implements TurnListener {
+public final class PromptTurn implements TurnListener {
     static final String ARTIFACT_ID = "answer";
     // Coalesced text carries only its kind, so its metadata is the same for every frame.
     private static final Struct MESSAGE_META = AcpMetadata.ofKind("agent_message_chunk");
@@ -50,7 +55,7 @@ final class PromptTurn implements TurnListener {
      * @param settle runs just before the final state is published: it frees the conversation, so a
      *     client that reacts to the final state finds the agent free (and, once idle, reapable)
      */
-    PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle) {
+    public PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle) {
         this.events = events;
         this.backend = backend;
         this.logs = logs;
@@ -63,7 +68,7 @@ final class PromptTurn implements TurnListener {
         return events.taskId();
     }
 
-    synchronized void prompting(String session) {
+    public synchronized void prompting(String session) {
         this.sessionId = session;
         working(backend.displayName() + " is working on it.", null);
     }
@@ -112,7 +117,8 @@ final class PromptTurn implements TurnListener {
                 budget.window(u.raw());
                 work("usage_update", Map.of("raw", u.raw()));
             }
-            // Unknown kinds are never fatal (acp-notes.md): logged and left out of the task.
+            // PEER (claude-agent-acp, codex-acp): new update kinds come with new agent versions; an unknown
+            // one is logged and left out of the task, never fatal.
             case SessionUpdate.Unknown u -> work("update.ignored", Map.of("kind", u.kind()));
         }
     }
@@ -139,7 +145,7 @@ final class PromptTurn implements TurnListener {
     }
 
     /** The prompt answered: artifact and final state as the stop reason says. Returns the final state. */
-    synchronized TaskState finish(PromptResponse response, boolean cancelRequested) {
+    public synchronized TaskState finish(PromptResponse response, boolean cancelRequested) {
         flushText();
         over = true;
         StopReason stop = response.stopReason();
@@ -163,13 +169,13 @@ final class PromptTurn implements TurnListener {
         return end(TaskState.TASK_STATE_COMPLETED, TurnText.earlyStop(stop));
     }
 
-    synchronized TaskState fail(AgentFailure failure) {
+    public synchronized TaskState fail(AgentFailure failure) {
         flushText();
         over = true;
         return end(TaskState.TASK_STATE_FAILED, failure.message());
     }
 
-    synchronized TaskState cancel(String why) {
+    public synchronized TaskState cancel(String why) {
         flushText();
         over = true;
         return end(TaskState.TASK_STATE_CANCELED, why);

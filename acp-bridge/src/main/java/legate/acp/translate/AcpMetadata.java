@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.translate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ListValue;

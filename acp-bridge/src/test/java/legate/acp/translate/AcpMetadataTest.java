@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.translate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

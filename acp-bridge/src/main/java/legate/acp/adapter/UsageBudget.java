@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
@@ -10,7 +10,7 @@ import java.util.Map;
  * {inputTokens, outputTokens, cachedReadTokens, cachedWriteTokens, totalTokens}, and
  * {@code usage_update} notifications carry {used, size, cost}; codex-acp reports neither.
  */
-final class UsageBudget {
+public final class UsageBudget {
     private static final String[] TOKEN_FIELDS = {"inputTokens", "outputTokens", "cachedReadTokens", "cachedWriteTokens",
         "totalTokens"};
 
@@ -18,7 +18,7 @@ final class UsageBudget {
     private int prompts;
     private JsonNode window;
 
-    synchronized void addPrompt(JsonNode usage) {
+    public synchronized void addPrompt(JsonNode usage) {
         prompts++;
         if (usage == null) {
             return;
@@ -31,12 +31,12 @@ final class UsageBudget {
         }
     }
 
-    synchronized void window(JsonNode usageUpdate) {
+    public synchronized void window(JsonNode usageUpdate) {
         this.window = usageUpdate;
     }
 
     /** The running totals, for the calls log. */
-    synchronized Map<String, Object> snapshot() {
+    public synchronized Map<String, Object> snapshot() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("prompts", prompts);
         m.putAll(tokens);

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,9 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import legate.acp.BridgeFixture;
 import legate.acp.TaskRecorder;
+import legate.acp.bridge.BridgeCard;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;

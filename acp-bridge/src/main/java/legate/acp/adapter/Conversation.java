@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import java.time.Instant;
 import java.util.HashSet;
@@ -13,9 +13,9 @@ import legate.acp.permission.SessionRoot;
  * <p>Turns are serialised without a lock held across the turn: each turn waits for the one before it
  * (a chain of futures), so a turn still waiting can give up at once when its task is canceled.
  */
-final class Conversation {
+public final class Conversation {
     final String contextId;
-    final UsageBudget budget = new UsageBudget();
+    public final UsageBudget budget = new UsageBudget();
     private final Set<String> openTasks = new HashSet<>();
     private SessionRoot root;
     private AdapterSession session;
@@ -28,7 +28,7 @@ final class Conversation {
     }
 
     /** A place in the queue of turns. */
-    final class Turn {
+    public final class Turn {
         private final CompletableFuture<Void> before;
         private final CompletableFuture<Void> mine;
         private volatile boolean held;
@@ -42,7 +42,7 @@ final class Conversation {
          * Waits for the turn before this one; false when {@code cancelled} completed first, in which
          * case this place passes on to the next turn as soon as the one before ends.
          */
-        boolean await(CompletableFuture<Void> cancelled) throws InterruptedException {
+        public boolean await(CompletableFuture<Void> cancelled) throws InterruptedException {
             try {
                 CompletableFuture.anyOf(before, cancelled).get();
             } catch (java.util.concurrent.ExecutionException e) {
@@ -57,7 +57,7 @@ final class Conversation {
         }
 
         /** Lets the next turn run; only the holder releases, and releasing twice is harmless. */
-        void release(Instant now) {
+        public void release(Instant now) {
             if (held) {
                 touch(now);
                 mine.complete(null);
@@ -65,7 +65,7 @@ final class Conversation {
         }
     }
 
-    synchronized Turn enter(Instant now) {
+    public synchronized Turn enter(Instant now) {
         lastActive = now;
         CompletableFuture<Void> mine = new CompletableFuture<>();
         Turn t = new Turn(tail, mine);
@@ -85,7 +85,7 @@ final class Conversation {
         this.root = r;
     }
 
-    synchronized AdapterSession session() {
+    public synchronized AdapterSession session() {
         return session;
     }
 

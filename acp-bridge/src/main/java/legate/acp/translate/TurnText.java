@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.translate;
 
 import legate.acp.protocol.SessionUpdate;
 import legate.acp.protocol.StopReason;

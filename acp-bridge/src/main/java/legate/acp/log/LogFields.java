@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.log;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,24 +7,24 @@ import java.util.Map;
  * The fields of one log record, in the order they are written: the ids a reader looks up first
  * (contextId, taskId, sessionId), then what happened. Null values are kept, as JSON null.
  */
-final class LogFields {
+public final class LogFields {
     private final Map<String, Object> fields = new LinkedHashMap<>();
 
-    static LogFields of(String key, Object value) {
+    public static LogFields of(String key, Object value) {
         return new LogFields().and(key, value);
     }
 
-    LogFields and(String key, Object value) {
+    public LogFields and(String key, Object value) {
         fields.put(key, value);
         return this;
     }
 
-    LogFields andAll(Map<String, ?> more) {
+    public LogFields andAll(Map<String, ?> more) {
         fields.putAll(more);
         return this;
     }
 
-    Map<String, Object> map() {
+    public Map<String, Object> map() {
         return fields;
     }
 }

@@ -1,9 +1,10 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ManualClock;
 import legate.acp.ProcessAssertions;

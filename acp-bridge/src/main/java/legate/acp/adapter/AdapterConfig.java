@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,11 +13,11 @@ import java.time.Duration;
  * @param stopGrace how long each polite step of stopping an agent waits before the next, stronger one
  * @param maxLineChars the longest line accepted from an agent's stdout
  */
-public record BridgeConfig(Path sandboxDir, Path fixedCwd, Duration idleTimeout, Duration startTimeout,
+public record AdapterConfig(Path sandboxDir, Path fixedCwd, Duration idleTimeout, Duration startTimeout,
                            Duration stopGrace, int maxLineChars) {
     public static final int DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
-    public BridgeConfig {
+    public AdapterConfig {
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("the idle timeout must be positive");
         }

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

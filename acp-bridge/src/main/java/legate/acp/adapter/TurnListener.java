@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
@@ -9,7 +9,7 @@ import legate.acp.protocol.SessionUpdate;
  * it. Updates come from the connection's reader thread in arrival order; permission decisions and
  * file refusals come from request threads.
  */
-interface TurnListener {
+public interface TurnListener {
 
     String taskId();
 

@@ -1,6 +1,6 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
-import static legate.acp.bridge.BridgeFixture.answer;
+import static legate.acp.BridgeFixture.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
 import legate.acp.TaskRecorder;
@@ -124,7 +125,7 @@ class AdapterStartTest {
         Backend mute = new Backend(Backend.GENERIC, "Mute", AdapterCommand.of(List.of(
                 ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
                 Mute.class.getName())), null, "");
-        BridgeConfig quick = new BridgeConfig(dir, null, Duration.ofMinutes(1), Duration.ofMillis(1500), Duration.ofMillis(200), 1024);
+        AdapterConfig quick = new AdapterConfig(dir, null, Duration.ofMinutes(1), Duration.ofMillis(1500), Duration.ofMillis(200), 1024);
         AdapterRegistry registry = new AdapterRegistry(mute, quick, ProcessLauncher.system(),
                 new PermissionClassifier(null, false), BridgeLogs.disabled(), Clock.systemUTC());
         assertThatThrownBy(() -> registry.probe(dir)).isInstanceOf(AdapterStartFailed.class)

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import legate.acp.connection.AcpException;
 import legate.acp.connection.ClientHandler;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.LogFields;
 import legate.acp.permission.FileSystemAccess;
 import legate.acp.permission.PathOutsideRoot;
 import legate.acp.permission.PermissionPolicy;

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 /** A known adapter that is nowhere the documented lookup searches; the message says what to install. */
 public final class AdapterNotInstalled extends Exception {

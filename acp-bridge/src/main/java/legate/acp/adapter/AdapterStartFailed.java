@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 /** An agent that could not be brought to a supervised session; the failure says why in plain words. */
 public final class AdapterStartFailed extends Exception {

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +15,11 @@ import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
-import legate.acp.TaskRecorder;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.Backend;
+import legate.acp.bridge.AcpExecutor;
+import legate.acp.bridge.BridgeCard;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
@@ -30,18 +34,18 @@ import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.Task;
 
 /** The bridge as the A2A request handler sees it: registry, executor and handler, over real child processes. */
-final class BridgeFixture implements AutoCloseable {
-    static final Duration IDLE = Duration.ofMinutes(5);
+public final class BridgeFixture implements AutoCloseable {
+    public static final Duration IDLE = Duration.ofMinutes(5);
 
-    final AdapterRegistry registry;
-    final RequestHandler handler;
+    public final AdapterRegistry registry;
+    public final RequestHandler handler;
     /** Released each time the executor has been told of a cancel. */
-    final Semaphore cancelsDelivered = new Semaphore(0);
+    public final Semaphore cancelsDelivered = new Semaphore(0);
     private final ExecutorService turns = Executors.newVirtualThreadPerTaskExecutor();
 
-    BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock) {
-        BridgeConfig config = new BridgeConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
+        AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
                 1024 * 1024);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
         this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock);
@@ -50,13 +54,13 @@ final class BridgeFixture implements AutoCloseable {
                 () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
     }
 
-    BridgeFixture(Backend backend, Path sandbox) {
+    public BridgeFixture(Backend backend, Path sandbox) {
         this(backend, sandbox, ProcessLauncher.system(), new PermissionClassifier(backend.supervisedModeId(), false),
                 BridgeLogs.disabled(), Clock.systemUTC());
     }
 
     /** A streaming SendMessage with one text part; {@code taskId} continues a task when not empty. */
-    TaskRecorder send(String contextId, String taskId, String text) {
+    public TaskRecorder send(String contextId, String taskId, String text) {
         Message.Builder m = Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
                 .setContextId(contextId).setTaskId(taskId);
         if (text != null) {
@@ -66,23 +70,23 @@ final class BridgeFixture implements AutoCloseable {
     }
 
     /** Sends {@code text} as a new task in the conversation and waits for the end of its stream. */
-    TaskRecorder run(String contextId, String text) throws InterruptedException {
+    public TaskRecorder run(String contextId, String text) throws InterruptedException {
         return send(contextId, "", text).awaitEnd();
     }
 
     /** The final answer text of a completed task. */
-    static String answer(TaskRecorder r) {
+    public static String answer(TaskRecorder r) {
         assertThat(r.artifacts()).as("artifacts of a task that said %s", r.said()).isNotEmpty();
         return r.artifacts().get(r.artifacts().size() - 1).getParts(0).getText();
     }
 
     /** Asks the fake agent of a conversation for its pid and its grandchild's (-1 without one). */
-    long[] pids(String contextId) throws InterruptedException {
+    public long[] pids(String contextId) throws InterruptedException {
         String[] p = answer(run(contextId, "pids")).split(" ");
         return new long[] {Long.parseLong(p[0]), Long.parseLong(p[1])};
     }
 
-    Task cancel(String taskId) {
+    public Task cancel(String taskId) {
         return handler.cancelTask(CancelTaskRequest.newBuilder().setId(taskId).build());
     }
 

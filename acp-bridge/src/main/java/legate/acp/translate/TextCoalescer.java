@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.translate;
 
 /**
  * Gathers streamed text into status-sized pieces. DEFECT (Ambassy, codex-acp): an agent that sends

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;

@@ -1,4 +1,4 @@
-package legate.acp.bridge;
+package legate.acp.adapter;
 
 import java.util.ArrayList;
 import java.util.List;
