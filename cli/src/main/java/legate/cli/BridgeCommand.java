@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import legate.a2a.server.ServerConfig;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -19,11 +18,13 @@ import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code legate bridge}: the A2A server with a real coding agent behind it over ACP. */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
         description = {"Serve Claude Code, Codex or any ACP agent over A2A v1.0 JSON-RPC.",
+                "The Agent Card is named after the agent: Claude (via ACP), Codex (via ACP) or <agent title> (via ACP).",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class BridgeCommand implements Callable<Integer> {
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
@@ -80,29 +81,12 @@ final class BridgeCommand implements Callable<Integer> {
             description = "Files kept per log, the live one included [LOG_MAX_FILES] (default: ${DEFAULT-VALUE}).")
     int logMaxFiles;
 
-    @Option(names = "--host", descriptionKey = "HOST", defaultValue = "127.0.0.1",
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
-    String host;
-
-    @Option(names = "--port", descriptionKey = "PORT", defaultValue = "41241",
-            description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
-    int port;
-
-    @Option(names = "--public-url", descriptionKey = "PUBLIC_URL",
-            description = "URL the Agent Card tells clients to dial [PUBLIC_URL] (default: http://HOST:PORT/).")
-    String publicUrl;
-
-    @Option(names = "--name", descriptionKey = "AGENT_NAME",
-            description = "Name in the Agent Card, replacing the default outright [AGENT_NAME] (default: Claude (via ACP), Codex (via ACP), <agent title> (via ACP)).")
-    String name;
-
-    @Option(names = "--max-body-bytes", descriptionKey = "MAX_BODY_BYTES", defaultValue = "1048576",
-            description = "Largest request body accepted [MAX_BODY_BYTES] (default: ${DEFAULT-VALUE}).")
-    int maxBodyBytes;
+    @Mixin
+    ServerOptions server = new ServerOptions();
 
     @Override
     public Integer call() throws Exception {
-        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || maxBodyBytes < 1) {
+        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1) {
             System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES"
                     + " and MAX_BODY_BYTES must be >= 1");
             return 2;
@@ -111,7 +95,7 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_CWD must name an existing directory, got " + cwd);
             return 2;
         }
-        ServerSetup setup = ServerSetup.of(host, port, publicUrl);
+        ServerSetup setup = server.setup();
         if (setup == null) {
             return 2;
         }
@@ -124,9 +108,8 @@ final class BridgeCommand implements Callable<Integer> {
         AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
-        BridgeConfig config = new BridgeConfig(
-                new ServerConfig(host, port, setup.rpcPath(), maxBodyBytes, Duration.ofSeconds(30)), setup.explicitUrl(),
-                name, agent, adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
+                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
         Bridge bridge;
         try {
             bridge = Bridge.create(config);
@@ -145,7 +128,7 @@ final class BridgeCommand implements Callable<Integer> {
                     + e.getMessage());
             return 1;
         } catch (IOException e) {
-            System.err.println("legate bridge: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+            System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
             return 1;
         }
         Backend named = bridge.backend();
