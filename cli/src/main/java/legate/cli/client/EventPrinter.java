@@ -1,8 +1,9 @@
-package legate.cli;
+package legate.cli.client;
 
 import com.google.protobuf.util.Timestamps;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.model.TaskStates;
 import lf.a2a.v1.AgentCard;
@@ -22,7 +23,7 @@ import lf.a2a.v1.TaskStatus;
  * {@code --json}, each event or result as one line of ProtoJSON for scripts, and nothing else on
  * standard output.
  */
-final class EventPrinter {
+public final class EventPrinter {
     private static final int KIND_WIDTH = 10;
     private static final int LABEL_WIDTH = 17;
     private static final String INDENT = "  ";
@@ -32,7 +33,7 @@ final class EventPrinter {
     private final boolean json;
     private final Palette palette;
 
-    EventPrinter(PrintWriter out, boolean json, Palette palette) {
+    public EventPrinter(PrintWriter out, boolean json, Palette palette) {
         this.out = out;
         this.json = json;
         this.palette = palette;
@@ -64,7 +65,7 @@ final class EventPrinter {
             case MESSAGE -> {
                 Message m = event.getMessage();
                 List<String> lines = m.getPartsList().stream().flatMap(p -> PartText.lines(p).stream()).toList();
-                row("message", pad(m.getRole().name().replace("ROLE_", "").toLowerCase(java.util.Locale.ROOT)),
+                row("message", pad(m.getRole().name().replace("ROLE_", "").toLowerCase(Locale.ROOT)),
                         lines.isEmpty() ? "" : lines.get(0));
                 lines.stream().skip(1).forEach(l -> out.println(CONTINUATION + l));
             }
@@ -75,7 +76,7 @@ final class EventPrinter {
     }
 
     /** A Task answered by GetTask, CancelTask or a blocking SendMessage. */
-    void task(Task t) {
+    public void task(Task t) {
         if (json) {
             line(ProtoJson.print(t));
             return;
@@ -98,7 +99,7 @@ final class EventPrinter {
     }
 
     /** One page of ListTasks: a line per task, newest first, and where the next page starts. */
-    void page(ListTasksResponse page) {
+    public void page(ListTasksResponse page) {
         if (json) {
             line(ProtoJson.printListTasks(page, false));
             return;
@@ -115,7 +116,7 @@ final class EventPrinter {
     }
 
     /** The Agent Card, marking the interface the client dials. */
-    void card(AgentCard card, AgentInterface dialed) {
+    public void card(AgentCard card, AgentInterface dialed) {
         if (json) {
             line(ProtoJson.print(card));
             return;
@@ -125,7 +126,7 @@ final class EventPrinter {
     }
 
     /** A line for people; dropped under --json so standard output stays JSON lines. */
-    void note(String text) {
+    public void note(String text) {
         if (!json) {
             out.println(text);
             out.flush();
@@ -136,7 +137,7 @@ final class EventPrinter {
         note(palette.bold(text));
     }
 
-    Palette palette() {
+    public Palette palette() {
         return palette;
     }
 

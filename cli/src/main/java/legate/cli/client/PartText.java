@@ -1,4 +1,4 @@
-package legate.cli;
+package legate.cli.client;
 
 import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;

@@ -1,4 +1,4 @@
-package legate.cli;
+package legate.cli.client;
 
 import java.util.ArrayList;
 import java.util.List;

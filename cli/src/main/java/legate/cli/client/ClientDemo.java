@@ -1,5 +1,6 @@
-package legate.cli;
+package legate.cli.client;
 
+import java.io.PrintWriter;
 import legate.a2a.client.A2aClient;
 import legate.a2a.client.Binding;
 import legate.a2a.client.UserMessage;
@@ -14,18 +15,18 @@ import lf.a2a.v1.TaskState;
  * stops at INPUT_REQUIRED; turn 2 answers into the same task (WORKING, the artifact, COMPLETED);
  * GetTask then finds the task stored, outliving both calls.
  */
-final class ClientDemo {
+public final class ClientDemo {
     private final A2aClient client;
     private final EventPrinter printer;
-    private final java.io.PrintWriter err;
+    private final PrintWriter err;
 
-    ClientDemo(A2aClient client, EventPrinter printer, java.io.PrintWriter err) {
+    public ClientDemo(A2aClient client, EventPrinter printer, PrintWriter err) {
         this.client = client;
         this.printer = printer;
         this.err = err;
     }
 
-    int run(String text) {
+    public int run(String text) {
         AgentCard card = client.card();
         printer.note(printer.palette().bold(card.getName()) + " " + card.getVersion() + ", "
                 + Binding.describe(client.endpoint()));

@@ -1,7 +1,7 @@
-package legate.cli;
+package legate.cli.client;
 
 /** The exit codes of {@code legate client}, as its help lists them for scripts. */
-enum ClientExit {
+public enum ClientExit {
     /** The task completed, asks for input, or the agent answered the request. */
     OK(0),
     /** The task failed, was canceled or rejected, needs credentials, or its stream ended early. */
@@ -19,7 +19,7 @@ enum ClientExit {
         this.code = code;
     }
 
-    int code() {
+    public int code() {
         return code;
     }
 }

@@ -1,4 +1,4 @@
-package legate.cli;
+package legate.cli.client;
 
 import java.io.Console;
 import java.lang.reflect.Method;
@@ -11,12 +11,12 @@ import lf.a2a.v1.TaskState;
  * Off unless standard output is a terminal and NO_COLOR is unset (no-color.org: set and not empty
  * turns colour off), so pipes, files and scripts get plain text.
  */
-record Palette(boolean on) {
+public record Palette(boolean on) {
     private static final String RESET = "\u001B[0m";
 
-    static final Palette PLAIN = new Palette(false);
+    public static final Palette PLAIN = new Palette(false);
 
-    static Palette forTerminal(Map<String, String> env) {
+    public static Palette forTerminal(Map<String, String> env) {
         String noColor = env.get("NO_COLOR");
         return new Palette(isTerminal(System.console()) && (noColor == null || noColor.isEmpty()));
     }
@@ -34,7 +34,7 @@ record Palette(boolean on) {
         return paint("36", text);
     }
 
-    String dim(String text) {
+    public String dim(String text) {
         return paint("2", text);
     }
 

@@ -1,4 +1,4 @@
-package legate.cli;
+package legate.cli.client;
 
 import legate.a2a.client.A2aClient;
 import legate.a2a.client.StreamEnd;
@@ -18,13 +18,13 @@ import lf.a2a.v1.TaskState;
  * @param how how the stream ended; a blocking send ends as {@link StreamEnd.How#TURN_ENDED}
  * @param agentSays the text of the last status message, which explains a failure or a question
  */
-record Turn(String taskId, String contextId, TaskState state, StreamEnd.How how, String agentSays) {
+public record Turn(String taskId, String contextId, TaskState state, StreamEnd.How how, String agentSays) {
 
     /**
      * Sends one message, streaming when the card says the agent streams, otherwise with a blocking
      * SendMessage whose task is printed when it comes back.
      */
-    static Turn send(A2aClient client, Message message, EventPrinter printer) {
+    public static Turn send(A2aClient client, Message message, EventPrinter printer) {
         if (client.card().getCapabilities().getStreaming()) {
             Follower f = new Follower(printer);
             StreamEnd end = client.stream(message, f::onEvent);
@@ -43,7 +43,7 @@ record Turn(String taskId, String contextId, TaskState state, StreamEnd.How how,
     }
 
     /** Follows a task's events with SubscribeToTask until its turn ends. */
-    static Turn subscribe(A2aClient client, String taskId, EventPrinter printer) {
+    public static Turn subscribe(A2aClient client, String taskId, EventPrinter printer) {
         Follower f = new Follower(printer);
         return f.turn(client.subscribe(taskId, f::onEvent));
     }
@@ -52,7 +52,7 @@ record Turn(String taskId, String contextId, TaskState state, StreamEnd.How how,
      * Null when the turn ended as a caller hoped (COMPLETED, INPUT_REQUIRED or a direct answer),
      * otherwise the one-line reason the command exits non-zero with.
      */
-    String problem() {
+    public String problem() {
         String says = agentSays.isBlank() ? "" : ": " + agentSays;
         String task = "task " + taskId;
         if (how == StreamEnd.How.MESSAGE || state == TaskState.TASK_STATE_COMPLETED
