@@ -93,7 +93,7 @@ public final class AdapterRegistry implements AutoCloseable {
         s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config);
         c.session(s);
         if (closed) {
-            // A start that raced shutdown must not leave an orphan behind (issue 4: no orphan survives).
+            // A start that raced shutdown must not leave an orphan behind: no agent outlives the bridge.
             c.detach(s);
             s.stop();
             throw new AdapterStartFailed(new AgentFailure("start", "The bridge is shutting down.", false));

@@ -76,8 +76,8 @@ public final class AdapterSession {
                 ObjectNode params = JsonNodeFactory.instance.objectNode();
                 params.put("sessionId", session.sessionId());
                 params.put("modeId", mode);
-                // PROTOCOL (issue 4): the bridge never reports a supervision it is not performing; a mode
-                // that cannot be set ends the session here.
+                // The bridge never reports a supervision it is not performing: a mode that cannot be set
+                // ends the session here.
                 s.call(AcpMethods.SESSION_SET_MODE, params, config.startTimeout());
             }
             logs.call("session.new", LogFields.of("contextId", contextId).and("sessionId", session.sessionId())

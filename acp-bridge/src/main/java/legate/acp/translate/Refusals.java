@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * What the bridge refused the agent during one turn (permission verdicts, fs requests outside the
- * root). Issue 4: every refusal reaches the A2A caller, in the final status message and in the
- * artifact's data part.
+ * root). Every refusal reaches the A2A caller, in the final status message and in the artifact's
+ * data part.
  */
 final class Refusals {
     private final List<String> reasons = new ArrayList<>();

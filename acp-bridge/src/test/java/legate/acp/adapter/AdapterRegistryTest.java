@@ -44,7 +44,7 @@ class AdapterRegistryTest {
 
     @Test
     void aTaskWaitingForInputKeepsItsAgentUntilItIsCanceled() throws Exception {
-        // Issue 4: a task still open, INPUT_REQUIRED included, keeps its adapter.
+        // A task still open, INPUT_REQUIRED included, keeps its adapter.
         try (BridgeFixture bridge = bridge()) {
             long pid = bridge.pids("parked")[0];
             TaskRecorder parked = bridge.send("parked", "", null).awaitEnd();

@@ -38,7 +38,7 @@ class AdapterStartTest {
 
     @Test
     void aCancelThatArrivesWhileTheAgentStartsIsHonouredBeforePrompting() throws Exception {
-        // PROTOCOL (A2A §3.1.5, issue 4): the task goes out before spawn + initialize + session/new; a
+        // PROTOCOL (A2A §3.1.5): the task goes out before spawn + initialize + session/new; a
         // cancel in that window is recorded, and no prompt is ever sent.
         Path journal = dir.resolve("journal.txt");
         CountDownLatch launching = new CountDownLatch(1);
@@ -72,7 +72,7 @@ class AdapterStartTest {
 
     @Test
     void aModeThatCannotBeSetFailsTheTaskAndEndsTheSession() throws Exception {
-        // Issue 4: the bridge must never report a supervision it is not performing.
+        // The bridge must never report a supervision it is not performing.
         Path journal = dir.resolve("journal.txt");
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.withMode("no-such-mode", "--journal", journal.toString()),
                 dir)) {
