@@ -1,11 +1,13 @@
 package legate.mcp.tool;
 
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import legate.mcp.upstream.AgentUnavailable;
 
 /**
- * Why a tool call answers with {@code isError}: bad arguments, an unknown agent alias, an agent that
- * cannot be reached or that answered with an A2A error. Thrown inside a tool and turned into a tool
- * result at the endpoint, so a failed call costs the caller one error result and nothing else.
+ * Why a tool call answers with {@code isError}: bad arguments, or an agent that answered with an A2A
+ * error (an agent that cannot be had is an {@link AgentUnavailable}). Thrown inside a tool and turned
+ * into a tool result by {@link A2aTools}, so a failed call costs the caller one error result and
+ * nothing else.
  *
  * <p>PROTOCOL (MCP 2025-06-18, tools, error handling): errors in using a tool are reported in the
  * result with {@code isError: true}, where the calling model can read them and try again, not as
