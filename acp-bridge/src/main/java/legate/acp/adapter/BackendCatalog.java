@@ -14,7 +14,7 @@ import legate.acp.connection.AdapterCommand;
  * the explicit path ({@code ACP_CLAUDE_BIN}, {@code ACP_CODEX_BIN}), then the project's own npm copy
  * under {@code adapters/node_modules}, then {@code PATH}.
  */
-public final class BackendCatalog {
+final class BackendCatalog {
     private static final String CLAUDE_PACKAGE = "@zed-industries/claude-agent-acp";
     private static final String CODEX_PACKAGE = "@zed-industries/codex-acp";
 
@@ -29,7 +29,7 @@ public final class BackendCatalog {
      * @param adapterDirs folders that may hold the project's {@code adapters/node_modules}, first wins
      * @param searchPath the PATH to search last
      */
-    public BackendCatalog(Path claudeBin, Path codexBin, List<Path> adapterDirs, String searchPath) {
+    BackendCatalog(Path claudeBin, Path codexBin, List<Path> adapterDirs, String searchPath) {
         this.claudeBin = claudeBin;
         this.codexBin = codexBin;
         this.adapterDirs = List.copyOf(adapterDirs);
@@ -37,7 +37,7 @@ public final class BackendCatalog {
     }
 
     /** {@code claude} or {@code codex}. */
-    public Backend backend(String id) throws AdapterNotInstalled {
+    Backend backend(String id) throws AdapterNotInstalled {
         return switch (id.toLowerCase(Locale.ROOT)) {
             case Backend.CLAUDE -> claude();
             case Backend.CODEX -> codex();
@@ -47,7 +47,7 @@ public final class BackendCatalog {
     }
 
     /** Any ACP agent, from its command line; {@code modeId} is its supervised mode, or null for none. */
-    public static Backend generic(String commandLine, String modeId) {
+    static Backend generic(String commandLine, String modeId) {
         List<String> words = CommandWords.split(commandLine);
         if (words.isEmpty()) {
             throw new IllegalArgumentException("the agent command is empty");

@@ -9,14 +9,14 @@ import java.util.List;
  * quotes keep blanks and honour {@code \" \\ \$ \`}, a backslash outside quotes escapes the next
  * character. No expansion of any kind happens.
  */
-public final class CommandWords {
+final class CommandWords {
     private CommandWords() {
     }
 
     /**
      * @throws IllegalArgumentException for an unterminated quote or a trailing backslash, naming it
      */
-    public static List<String> split(String line) {
+    static List<String> split(String line) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
