@@ -2,7 +2,7 @@ package legate.acp;
 
 import java.util.ArrayList;
 import java.util.List;
-import legate.acp.bridge.Backend;
+import legate.acp.adapter.Backend;
 import legate.acp.connection.AdapterCommand;
 
 /** Commands and backends that run {@link FakeAcpAgent} as a child of this JVM, with its java and classpath. */

@@ -1,16 +1,17 @@
 package legate.cli;
 
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
-import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code legate agent}: the A2A server with Revisor, the stub agent, behind it. */
@@ -18,41 +19,15 @@ import picocli.CommandLine.Option;
         description = {"Serve Revisor (text statistics, no model) over A2A v1.0 JSON-RPC.",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class AgentCommand implements Callable<Integer> {
-    // Keys and defaults are constants because fromSettings reads them too.
-    static final String HOST = "HOST";
-    static final String PORT = "PORT";
-    static final String PUBLIC_URL = "PUBLIC_URL";
-    static final String AGENT_NAME = "AGENT_NAME";
     static final String STEP_DELAY_MS = "STEP_DELAY_MS";
-    static final String MAX_BODY_BYTES = "MAX_BODY_BYTES";
-    private static final String DEFAULT_HOST = "127.0.0.1";
-    private static final String DEFAULT_PORT = "41241";
     private static final String DEFAULT_STEP_DELAY_MS = "600";
-    private static final String DEFAULT_MAX_BODY_BYTES = "1048576";
 
-    @Option(names = "--host", descriptionKey = HOST, defaultValue = DEFAULT_HOST,
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
-    String host;
-
-    @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
-            description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
-    int port;
-
-    @Option(names = "--public-url", descriptionKey = PUBLIC_URL,
-            description = "URL the Agent Card tells clients to dial [PUBLIC_URL] (default: http://HOST:PORT/).")
-    String publicUrl;
-
-    @Option(names = "--name", descriptionKey = AGENT_NAME,
-            description = "Name in the Agent Card [AGENT_NAME] (default: Revisor).")
-    String name;
+    @Mixin
+    ServerOptions server = new ServerOptions();
 
     @Option(names = "--step-delay-ms", descriptionKey = STEP_DELAY_MS, defaultValue = DEFAULT_STEP_DELAY_MS,
             description = "Pause after each progress step, so a person can watch and a cancel can land [STEP_DELAY_MS] (default: ${DEFAULT-VALUE}).")
     long stepDelayMs;
-
-    @Option(names = "--max-body-bytes", descriptionKey = MAX_BODY_BYTES, defaultValue = DEFAULT_MAX_BODY_BYTES,
-            description = "Largest request body accepted [MAX_BODY_BYTES] (default: ${DEFAULT-VALUE}).")
-    int maxBodyBytes;
 
     @Option(names = "--start-cache-training", hidden = true,
             description = "Serve a scripted session to itself, then exit: bin/legate's run that records the start-up archive.")
@@ -85,18 +60,18 @@ final class AgentCommand implements Callable<Integer> {
      */
     static AgentCommand fromSettings(Settings settings) {
         AgentCommand c = new AgentCommand();
-        c.host = settings.get(HOST).orElse(DEFAULT_HOST);
-        c.publicUrl = settings.get(PUBLIC_URL).orElse(null);
-        c.name = settings.get(AGENT_NAME).orElse(null);
-        String port = settings.get(PORT).orElse(DEFAULT_PORT);
+        c.server.host = settings.get(ServerOptions.HOST).orElse(ServerOptions.DEFAULT_HOST);
+        c.server.publicUrl = settings.get(ServerOptions.PUBLIC_URL).orElse(null);
+        c.server.name = settings.get(ServerOptions.AGENT_NAME).orElse(null);
+        String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
-        String maxBody = settings.get(MAX_BODY_BYTES).orElse(DEFAULT_MAX_BODY_BYTES);
+        String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
         if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9)) {
             return null;
         }
-        c.port = Integer.parseInt(port);
+        c.server.port = Integer.parseInt(port);
         c.stepDelayMs = Long.parseLong(stepDelay);
-        c.maxBodyBytes = Integer.parseInt(maxBody);
+        c.server.maxBodyBytes = Integer.parseInt(maxBody);
         return c;
     }
 
@@ -116,48 +91,46 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (stepDelayMs < 0 || maxBodyBytes < 1) {
+        if (stepDelayMs < 0 || server.maxBodyBytes < 1) {
             System.err.println("legate agent: STEP_DELAY_MS must be >= 0 and MAX_BODY_BYTES >= 1");
             return 2;
         }
-        ServerSetup setup = ServerSetup.of(host, port, publicUrl);
+        ServerSetup setup = server.setup();
         if (setup == null) {
             return 2;
         }
-        ServerConfig config = new ServerConfig(host, port, setup.rpcPath(), maxBodyBytes, Duration.ofSeconds(30));
-        AgentServer server = AgentServer.create(config,
-                boundPort -> RevisorCard.build(name, setup.publicUrl(boundPort)),
+        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
+                boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
                 new RevisorExecutor(Duration.ofMillis(stepDelayMs)));
         int bound;
         try {
-            bound = server.start();
-        } catch (java.io.IOException e) {
-            System.err.println("legate agent: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+            bound = a2a.start();
+        } catch (IOException e) {
+            System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
             return 1;
         }
         String url = setup.publicUrl(bound);
-        System.out.println("Revisor is listening on http://" + ServerSetup.hostForUrl(host) + ":" + bound
-                + setup.rpcPath() + " (A2A 1.0, JSON-RPC)");
+        System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
         System.out.flush();
         if (startCacheTraining) {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
             } finally {
-                server.stop();
+                a2a.stop();
             }
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                server.stop();
+                a2a.stop();
             } catch (Exception ignored) {
                 // shutting down anyway
             }
             stopped.countDown();
         }, "legate-shutdown"));
-        server.join();
+        a2a.join();
         stopped.await();
         return 0;
     }

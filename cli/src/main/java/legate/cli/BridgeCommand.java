@@ -5,32 +5,26 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import legate.a2a.server.AgentServer;
-import legate.a2a.server.ServerConfig;
-import legate.acp.bridge.AcpExecutor;
-import legate.acp.bridge.AdapterNotInstalled;
-import legate.acp.bridge.AdapterRegistry;
-import legate.acp.bridge.AdapterStartFailed;
-import legate.acp.bridge.Backend;
-import legate.acp.bridge.BackendCatalog;
-import legate.acp.bridge.BridgeCard;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterNotInstalled;
+import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.Backend;
+import legate.acp.adapter.BackendChoice;
+import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
-import legate.acp.connection.ProcessLauncher;
-import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
-import legate.acp.protocol.InitializeResponse;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code legate bridge}: the A2A server with a real coding agent behind it over ACP. */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
         description = {"Serve Claude Code, Codex or any ACP agent over A2A v1.0 JSON-RPC.",
+                "The Agent Card is named after the agent: Claude (via ACP), Codex (via ACP) or <agent title> (via ACP).",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class BridgeCommand implements Callable<Integer> {
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
@@ -87,29 +81,12 @@ final class BridgeCommand implements Callable<Integer> {
             description = "Files kept per log, the live one included [LOG_MAX_FILES] (default: ${DEFAULT-VALUE}).")
     int logMaxFiles;
 
-    @Option(names = "--host", descriptionKey = "HOST", defaultValue = "127.0.0.1",
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
-    String host;
-
-    @Option(names = "--port", descriptionKey = "PORT", defaultValue = "41241",
-            description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
-    int port;
-
-    @Option(names = "--public-url", descriptionKey = "PUBLIC_URL",
-            description = "URL the Agent Card tells clients to dial [PUBLIC_URL] (default: http://HOST:PORT/).")
-    String publicUrl;
-
-    @Option(names = "--name", descriptionKey = "AGENT_NAME",
-            description = "Name in the Agent Card, replacing the default outright [AGENT_NAME] (default: Claude (via ACP), Codex (via ACP), <agent title> (via ACP)).")
-    String name;
-
-    @Option(names = "--max-body-bytes", descriptionKey = "MAX_BODY_BYTES", defaultValue = "1048576",
-            description = "Largest request body accepted [MAX_BODY_BYTES] (default: ${DEFAULT-VALUE}).")
-    int maxBodyBytes;
+    @Mixin
+    ServerOptions server = new ServerOptions();
 
     @Override
     public Integer call() throws Exception {
-        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || maxBodyBytes < 1) {
+        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1) {
             System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES"
                     + " and MAX_BODY_BYTES must be >= 1");
             return 2;
@@ -118,19 +95,24 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_CWD must name an existing directory, got " + cwd);
             return 2;
         }
-        ServerSetup setup = ServerSetup.of(host, port, publicUrl);
+        ServerSetup setup = server.setup();
         if (setup == null) {
             return 2;
         }
-        boolean generic = agentCmd != null && !agentCmd.isBlank();
-        if (!generic && mode != null && !mode.isBlank()) {
+        BackendChoice agent = new BackendChoice(backend, agentCmd, mode, claudeBin, codexBin, adapterDirs(),
+                System.getenv("PATH"));
+        if (!agent.isCommandLine() && mode != null && !mode.isBlank()) {
             System.err.println("legate bridge: ACP_MODE applies to --agent-cmd agents only; " + backend
                     + " runs in its own supervised mode");
         }
-        Backend agent;
+        AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
+                Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
+                AdapterConfig.DEFAULT_MAX_LINE_CHARS);
+        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
+                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+        Bridge bridge;
         try {
-            agent = generic ? BackendCatalog.generic(agentCmd, mode)
-                    : new BackendCatalog(claudeBin, codexBin, adapterDirs(), System.getenv("PATH")).backend(backend);
+            bridge = Bridge.create(config);
         } catch (IllegalArgumentException e) {
             System.err.println("legate bridge: " + e.getMessage());
             return 2;
@@ -138,58 +120,31 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: " + e.getMessage());
             return 1;
         }
-        BridgeConfig config = new BridgeConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
-                Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
-                BridgeConfig.DEFAULT_MAX_LINE_CHARS);
-        BridgeLogs logs = new BridgeLogs(logDir, logMaxBytes, logMaxFiles, Clock.systemUTC(), System.err);
-        PermissionClassifier policy = new PermissionClassifier(agent.supervisedModeId(), allowExecute);
-        InitializeResponse init;
-        try {
-            // Issue 4: the card is built from the agent's own answer; an agent that cannot start stops the bridge here.
-            init = new AdapterRegistry(agent, config, ProcessLauncher.system(), policy, logs, Clock.systemUTC())
-                    .probe(Path.of("").toAbsolutePath());
-        } catch (AdapterStartFailed e) {
-            System.err.println("legate bridge: the agent (" + agent.command().display() + ") cannot start: " + e.getMessage());
-            logs.close();
-            return 1;
-        }
-        Backend named = agent.namedBy(init);
-        AdapterRegistry registry = new AdapterRegistry(named, config, ProcessLauncher.system(), policy, logs, Clock.systemUTC());
-        ServerConfig server = new ServerConfig(host, port, setup.rpcPath(), maxBodyBytes, Duration.ofSeconds(30));
-        AgentServer a2a = AgentServer.create(server,
-                boundPort -> BridgeCard.build(named, init, name, setup.publicUrl(boundPort)), new AcpExecutor(registry));
         int bound;
         try {
-            bound = a2a.start();
+            bound = bridge.start();
+        } catch (AdapterStartFailed e) {
+            System.err.println("legate bridge: the agent (" + bridge.backend().command().display() + ") cannot start: "
+                    + e.getMessage());
+            return 1;
         } catch (IOException e) {
-            System.err.println("legate bridge: cannot listen on " + host + ":" + port + ": " + e.getMessage());
-            logs.close();
+            System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
             return 1;
         }
-        registry.startReaper();
-        String shownName = name == null || name.isBlank() ? BridgeCard.defaultName(named, init) : name;
-        System.out.println(shownName + " is listening on http://" + ServerSetup.hostForUrl(host) + ":" + bound
-                + setup.rpcPath() + " (A2A 1.0, JSON-RPC)");
+        Backend named = bridge.backend();
+        System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
-        System.out.println("Agent: " + agent.command().display() + (named.supervisedModeId() == null ? ""
+        System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
-                + (config.fixedCwd() != null ? config.fixedCwd() : config.sandboxDir() + "/") + "; logs: " + logDir + "/");
+                + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // Issue 4: SIGTERM stops every adapter, whole process trees included; no orphan survives. The
-            // agents go first: the server may wait for open connections, and a supervisor's SIGKILL must
-            // not find them still running.
-            registry.close();
-            try {
-                a2a.stop();
-            } catch (Exception ignored) {
-                // shutting down anyway
-            }
-            logs.close();
+            // SIGTERM: the bridge stops every agent, whole process trees included, before its server.
+            bridge.stop();
             stopped.countDown();
         }, "legate-shutdown"));
-        a2a.join();
+        bridge.join();
         stopped.await();
         return 0;
     }

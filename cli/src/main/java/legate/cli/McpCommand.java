@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
-import legate.mcp.BearerToken;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
+import legate.mcp.guard.BearerToken;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

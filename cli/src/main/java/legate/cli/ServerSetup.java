@@ -2,6 +2,7 @@ package legate.cli;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import legate.wire.http.BindAddress;
 
 /**
  * The public URL of a server and the path its JSON-RPC endpoint answers on. PUBLIC_URL may name
@@ -33,14 +34,11 @@ record ServerSetup(String host, String explicitUrl, String rpcPath) {
         if (explicitUrl != null) {
             return explicitUrl;
         }
-        return "http://" + hostForUrl(host) + ":" + boundPort + "/";
+        return BindAddress.dialableUrl(host, boundPort, "/");
     }
 
-    /** A wildcard bind has no address a client can dial; the loopback one is the honest default. */
-    static String hostForUrl(String host) {
-        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-            return "127.0.0.1";
-        }
-        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    /** Where this server answers JSON-RPC, as this machine dials it; what the start-up line shows. */
+    String listeningUrl(int boundPort) {
+        return BindAddress.dialableUrl(host, boundPort, rpcPath);
     }
 }

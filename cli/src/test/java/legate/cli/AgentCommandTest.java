@@ -117,10 +117,12 @@ class AgentCommandTest {
     @Test
     void aBareAgentReadsEverySettingAsPicocliWould() throws Exception {
         Map<String, String> every = new HashMap<>();
-        for (Field f : AgentCommand.class.getDeclaredFields()) {
-            CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
-            if (o != null && !o.descriptionKey().isEmpty()) {
-                every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey() : "4242");
+        for (Class<?> options : List.of(AgentCommand.class, ServerOptions.class)) {
+            for (Field f : options.getDeclaredFields()) {
+                CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
+                if (o != null && !o.descriptionKey().isEmpty()) {
+                    every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey() : "4242");
+                }
             }
         }
         assertThat(every).hasSize(6);
@@ -128,10 +130,15 @@ class AgentCommandTest {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
             AgentCommand viaPicocli = (AgentCommand) r.subcommand().commandSpec().userObject();
-            for (Field f : AgentCommand.class.getDeclaredFields()) {
-                if (f.isAnnotationPresent(CommandLine.Option.class)) {
-                    assertThat(f.get(direct)).as(f.getName() + " with " + env).isEqualTo(f.get(viaPicocli));
-                }
+            assertSameOptions(direct, viaPicocli, env);
+            assertSameOptions(direct.server, viaPicocli.server, env);
+        }
+    }
+
+    private static void assertSameOptions(Object direct, Object viaPicocli, Map<String, String> env) throws Exception {
+        for (Field f : direct.getClass().getDeclaredFields()) {
+            if (f.isAnnotationPresent(CommandLine.Option.class)) {
+                assertThat(f.get(direct)).as(f.getName() + " with " + env).isEqualTo(f.get(viaPicocli));
             }
         }
     }
@@ -142,7 +149,7 @@ class AgentCommandTest {
         for (String port : List.of("abc", " 41241", "0x10", "99999999999", "-")) {
             assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", port), Map.of()))).as(port).isNull();
         }
-        assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", "0"), Map.of())).port).isZero();
+        assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", "0"), Map.of())).server.port).isZero();
     }
 
     @Test

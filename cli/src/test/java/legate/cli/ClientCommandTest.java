@@ -77,7 +77,7 @@ class ClientCommandTest {
         return new Run(exit, out.toString(), err.toString());
     }
 
-    // The demonstration (issue #3): turn 1 reaches INPUT_REQUIRED, turn 2 continues the same task
+    // The demonstration: turn 1 reaches INPUT_REQUIRED, turn 2 continues the same task
     // through WORKING, the artifact and COMPLETED, and GetTask finds the task stored after both calls.
     @Test
     void theDemonstrationShowsOneTaskThroughTwoTurnsAndTheStoredTask() {
@@ -117,7 +117,7 @@ class ClientCommandTest {
         assertThat(last.path("artifacts")).hasSize(1);
     }
 
-    // Exit codes (issue #3): 0 when the task completed or asks for input; non-zero, with a one-line
+    // Exit codes, as the help lists them: 0 when the task completed or asks for input; non-zero, with a one-line
     // reason, when it failed, was canceled or was rejected.
     @ParameterizedTest
     @CsvSource({"TASK_STATE_COMPLETED, 0", "TASK_STATE_INPUT_REQUIRED, 0",

@@ -52,12 +52,12 @@ class SettingsTest {
     @Test
     void aFlagWinsOverTheEnvironmentAndTheEnvironmentOverTheDefault() {
         AgentCommand fromEnv = parse(Map.of("PORT", "41999"));
-        assertThat(fromEnv.port).isEqualTo(41999);
+        assertThat(fromEnv.server.port).isEqualTo(41999);
         AgentCommand fromFlag = parse(Map.of("PORT", "41999"), "--port", "42000");
-        assertThat(fromFlag.port).isEqualTo(42000);
+        assertThat(fromFlag.server.port).isEqualTo(42000);
         AgentCommand defaults = parse(Map.of());
-        assertThat(defaults.port).isEqualTo(41241);
-        assertThat(defaults.host).isEqualTo("127.0.0.1");
+        assertThat(defaults.server.port).isEqualTo(41241);
+        assertThat(defaults.server.host).isEqualTo("127.0.0.1");
     }
 
     private static AgentCommand parse(Map<String, String> env, String... args) {

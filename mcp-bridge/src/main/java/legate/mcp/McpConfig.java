@@ -7,6 +7,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import legate.mcp.guard.BearerToken;
+import legate.mcp.guard.HostGuard;
 
 /**
  * How {@code legate mcp} listens and which A2A agents it publishes.

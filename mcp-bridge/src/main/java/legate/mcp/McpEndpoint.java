@@ -1,10 +1,8 @@
 package legate.mcp;
 
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
@@ -16,6 +14,11 @@ import java.util.concurrent.Executors;
 import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.model.LegateVersion;
+import legate.mcp.guard.BearerGuard;
+import legate.mcp.guard.HostGuard;
+import legate.mcp.tool.A2aTools;
+import legate.mcp.upstream.AgentDirectory;
+import legate.wire.http.BindAddress;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -24,8 +27,6 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The MCP endpoint of {@code legate mcp}: MCP Streamable HTTP at {@value McpConfig#PATH}, serving
@@ -40,8 +41,6 @@ import org.slf4j.LoggerFactory;
  * kilobytes, not a platform thread. Create, {@link #start()}, {@link #stop()}.
  */
 public final class McpEndpoint implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(McpEndpoint.class);
-
     private final McpConfig config;
     private final Server jetty;
     private final ServerConnector connector;
@@ -53,11 +52,6 @@ public final class McpEndpoint implements AutoCloseable {
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
                 config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
         this.agents = new AgentDirectory(config.agents(), client);
-        List<A2aTool> tools = List.of(
-                new AskTool(agents, clock, config.discoveryTimeout(), config.heartbeat(), config.upstreamSilence()),
-                new TaskTool(agents, config.discoveryTimeout()),
-                new CancelTool(agents, config.discoveryTimeout()),
-                new CardTool(agents, config.requestTimeout()));
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(McpConfig.PATH)
                 .build();
@@ -70,7 +64,8 @@ public final class McpEndpoint implements AutoCloseable {
                 .capabilities(ServerCapabilities.builder().tools(false).build())
                 // The servlet thread is a virtual thread and the tools block on it by design.
                 .immediateExecution(true)
-                .tools(tools.stream().map(McpEndpoint::specification).toList())
+                .tools(A2aTools.specifications(agents, clock, config.discoveryTimeout(), config.requestTimeout(),
+                        config.heartbeat(), config.upstreamSilence()))
                 .build();
 
         QueuedThreadPool pool = new QueuedThreadPool();
@@ -126,13 +121,7 @@ public final class McpEndpoint implements AutoCloseable {
 
     /** The URL a caller connects to, with a loopback address for a wildcard bind. */
     public String url() {
-        String host = config.host();
-        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-            host = "127.0.0.1";
-        } else if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        return "http://" + host + ":" + port() + McpConfig.PATH;
+        return BindAddress.dialableUrl(config.host(), port(), McpConfig.PATH);
     }
 
     public void stop() throws Exception {
@@ -157,22 +146,5 @@ public final class McpEndpoint implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the MCP endpoint did not stop cleanly", e);
         }
-    }
-
-    /**
-     * The SDK's view of a tool. A {@link ToolFailure} becomes an error result; anything unexpected
-     * is logged here and still answered as an error result, so one bad call costs nobody else.
-     */
-    private static SyncToolSpecification specification(A2aTool tool) {
-        return new SyncToolSpecification(tool.definition(), (exchange, request) -> {
-            try {
-                return tool.call(exchange, request);
-            } catch (ToolFailure f) {
-                return f.toResult();
-            } catch (RuntimeException e) {
-                LOG.warn("{} failed unexpectedly", request.name(), e);
-                return CallToolResult.builder().addTextContent(request.name() + " failed: " + e).isError(true).build();
-            }
-        });
     }
 }

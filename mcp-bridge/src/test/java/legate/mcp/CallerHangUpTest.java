@@ -19,6 +19,7 @@ import legate.a2a.client.A2aClient;
 import legate.a2a.client.StreamEnd;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.mcp.guard.BearerToken;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import lf.a2a.v1.TaskState;

@@ -33,9 +33,9 @@ import org.eclipse.jetty.util.Callback;
  * the Task {@code <name>-task} in context {@code <name>-context}, then follows its {@link Script}.
  * It also counts card fetches and can hold or refuse them, for the handshake rules.
  */
-final class FakeAgent implements AutoCloseable {
+public final class FakeAgent implements AutoCloseable {
     /** What happens after the Task frame. */
-    enum Script {
+    public enum Script {
         /** Nothing: the stream stays open and silent, as a wedged agent's would. */
         QUIET,
         /** A WORKING update, then the stream closes cleanly before the turn is over. */
@@ -51,7 +51,7 @@ final class FakeAgent implements AutoCloseable {
     private final List<Callback> held = new CopyOnWriteArrayList<>();
     private volatile CountDownLatch cardGate = new CountDownLatch(0);
 
-    FakeAgent(String name, Script script) {
+    public FakeAgent(String name, Script script) {
         this.name = name;
         this.script = script;
         connector.setHost("127.0.0.1");
@@ -71,27 +71,27 @@ final class FakeAgent implements AutoCloseable {
         });
     }
 
-    int start() throws Exception {
+    public int start() throws Exception {
         jetty.start();
         return connector.getLocalPort();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + connector.getLocalPort() + "/";
     }
 
-    int cardFetches() {
+    public int cardFetches() {
         return cardFetches.get();
     }
 
     /** Card requests wait until the returned latch is counted down. */
-    CountDownLatch holdCards() {
+    public CountDownLatch holdCards() {
         cardGate = new CountDownLatch(1);
         return cardGate;
     }
 
     /** The next {@code n} card requests are answered 404. */
-    void refuseCards(int n) {
+    public void refuseCards(int n) {
         refusals.set(n);
     }
 

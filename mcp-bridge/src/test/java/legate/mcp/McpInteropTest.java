@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.mcp.guard.BearerToken;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import org.junit.jupiter.api.AfterAll;

@@ -3,10 +3,17 @@ package legate.acp.bridge;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.AdapterSession;
+import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.AgentFailure;
+import legate.acp.adapter.Conversation;
 import legate.acp.connection.AcpException;
 import legate.acp.connection.ConnectionClosed;
+import legate.acp.log.LogFields;
 import legate.acp.protocol.AcpMethods;
 import legate.acp.protocol.PromptResponse;
+import legate.acp.translate.PromptTurn;
 import lf.a2a.v1.TaskState;
 
 /**

@@ -1,6 +1,7 @@
 package legate.acp.bridge;
 
 import legate.a2a.server.card.LegateCards;
+import legate.acp.adapter.Backend;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
 import lf.a2a.v1.AgentCard;

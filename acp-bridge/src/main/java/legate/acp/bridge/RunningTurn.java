@@ -3,6 +3,7 @@ package legate.acp.bridge;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import legate.a2a.server.CancelSignal;
+import legate.acp.adapter.AdapterSession;
 
 /**
  * What a cancel does to one task's turn on the bridge, read from the turn's {@link CancelSignal}.

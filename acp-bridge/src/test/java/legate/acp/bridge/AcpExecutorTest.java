@@ -1,6 +1,6 @@
 package legate.acp.bridge;
 
-import static legate.acp.bridge.BridgeFixture.answer;
+import static legate.acp.BridgeFixture.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Value;
@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
 import legate.acp.TaskRecorder;

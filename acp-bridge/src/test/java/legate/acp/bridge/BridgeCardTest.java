@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import legate.a2a.model.LegateVersion;
+import legate.acp.adapter.Backend;
+import legate.acp.adapter.BackendChoice;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
@@ -34,8 +36,8 @@ class BridgeCardTest {
     }
 
     @Test
-    void anyOtherAgentIsNamedByItsOwnTitle() {
-        Backend generic = BackendCatalog.generic("node agent.mjs", null);
+    void anyOtherAgentIsNamedByItsOwnTitle() throws Exception {
+        Backend generic = BackendChoice.commandLine("node agent.mjs", null).resolve();
         InitializeResponse init = new InitializeResponse(1, new Implementation("echo-agent", "Echo Agent", "1.0.0"), List.of());
         assertThat(BridgeCard.build(generic, init, null, "http://h/").getName()).isEqualTo("Echo Agent (via ACP)");
         assertThat(generic.namedBy(init).displayName()).isEqualTo("Echo Agent");

@@ -6,17 +6,12 @@ import static org.assertj.core.api.Assertions.fail;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
-import legate.acp.connection.AdapterCommand;
-import legate.acp.connection.ProcessLauncher;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.BackendChoice;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
-import legate.acp.protocol.InitializeResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,24 +27,17 @@ class BridgeInteropTest {
     @Test
     void theOfficialClientDrivesTheOfficialAgentThroughTheBridge() throws Exception {
         Path interop = project().resolve("interop");
-        Backend backend = new Backend(Backend.GENERIC, null,
-                AdapterCommand.of(List.of(node(), interop.resolve("acp-agent.mjs").toString())), "careful", "");
-        BridgeConfig config = new BridgeConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5), Duration.ofSeconds(20),
-                Duration.ofMillis(500), BridgeConfig.DEFAULT_MAX_LINE_CHARS);
-        AdapterRegistry probe = new AdapterRegistry(backend, config, ProcessLauncher.system(),
-                new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC());
-        InitializeResponse init = probe.probe(dir);
-        Backend named = backend.namedBy(init);
-        try (AdapterRegistry registry = new AdapterRegistry(named, config, ProcessLauncher.system(),
-                new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC())) {
-            AgentServer server = AgentServer.create(ServerConfig.loopback(0),
-                    port -> BridgeCard.build(named, init, null, "http://127.0.0.1:" + port + "/"), new AcpExecutor(registry));
-            int port = server.start();
-            try {
-                runCheck(interop, port);
-            } finally {
-                server.stop();
-            }
+        BackendChoice agent = BackendChoice.commandLine("'" + node() + "' '" + interop.resolve("acp-agent.mjs") + "'",
+                "careful");
+        AdapterConfig adapters = new AdapterConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5),
+                Duration.ofSeconds(20), Duration.ofMillis(500), AdapterConfig.DEFAULT_MAX_LINE_CHARS);
+        Bridge bridge = Bridge.create(new BridgeConfig(ServerConfig.loopback(0), null, null, agent, adapters, false,
+                dir.resolve("logs"), BridgeLogs.DEFAULT_MAX_BYTES, BridgeLogs.DEFAULT_MAX_FILES, dir));
+        int port = bridge.start();
+        try {
+            runCheck(interop, port);
+        } finally {
+            bridge.stop();
         }
     }
 

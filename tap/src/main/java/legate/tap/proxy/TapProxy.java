@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.tap.show.ExchangeListener;
 import legate.tap.show.ListenerThread;
+import legate.wire.http.BindAddress;
 
 /**
  * The wire tap: a transparent HTTP proxy in front of one A2A agent that reports every exchange to
@@ -79,13 +80,7 @@ public final class TapProxy implements AutoCloseable {
 
     /** The URL clients dial: the bound address, with a wildcard bind shown as loopback. */
     public URI url() {
-        String host = config.host();
-        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-            host = "127.0.0.1";
-        } else if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        return URI.create("http://" + host + ":" + port() + "/");
+        return URI.create(BindAddress.dialableUrl(config.host(), port(), "/"));
     }
 
     public URI target() {

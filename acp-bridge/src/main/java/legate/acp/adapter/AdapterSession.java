@@ -1,0 +1,206 @@
+package legate.acp.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import legate.a2a.model.LegateVersion;
+import legate.acp.connection.AcpConnection;
+import legate.acp.connection.AcpException;
+import legate.acp.connection.AdapterProcess;
+import legate.acp.connection.ConnectionClosed;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import legate.acp.log.LogFields;
+import legate.acp.permission.PermissionPolicy;
+import legate.acp.permission.SessionRoot;
+import legate.acp.protocol.AcpMethods;
+import legate.acp.protocol.Implementation;
+import legate.acp.protocol.InitializeRequest;
+import legate.acp.protocol.InitializeResponse;
+import legate.acp.protocol.NewSessionRequest;
+import legate.acp.protocol.NewSessionResponse;
+import legate.acp.protocol.PromptRequest;
+import legate.acp.protocol.PromptResponse;
+import legate.wire.jsonrpc.JsonRpcError;
+
+/**
+ * One agent process and the one ACP session it holds for a conversation: the handshake
+ * ({@code initialize}, {@code session/new}, {@code session/set_mode}), prompt turns one at a time,
+ * {@code session/cancel}, and stopping the whole process tree.
+ */
+public final class AdapterSession {
+    static final Implementation CLIENT_INFO = new Implementation("legate", "Legate ACP bridge", LegateVersion.get());
+
+    private final BridgeLogs logs;
+    private final AdapterProcess process;
+    private final AcpConnection connection;
+    private final SessionClient client;
+    private final Duration stopGrace;
+    private volatile String sessionId;
+
+    private AdapterSession(BridgeLogs logs, AdapterProcess process, AcpConnection connection, SessionClient client,
+                           Duration stopGrace) {
+        this.logs = logs;
+        this.process = process;
+        this.connection = connection;
+        this.client = client;
+        this.stopGrace = stopGrace;
+    }
+
+    /**
+     * Starts the agent in {@code root} and opens a session in its supervised mode.
+     *
+     * @throws AdapterStartFailed with the agent stopped again, when any step fails or times out
+     */
+    static AdapterSession start(Backend backend, String contextId, SessionRoot root, PermissionPolicy policy,
+                                BridgeLogs logs, ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
+        SessionClient client = new SessionClient(contextId, root, policy, logs);
+        AdapterSession s = spawn(backend, contextId, root.path(), client, logs, launcher, config);
+        String step = AcpMethods.INITIALIZE;
+        try {
+            s.handshake(config.startTimeout());
+            step = AcpMethods.SESSION_NEW;
+            long started = System.nanoTime();
+            NewSessionResponse session = NewSessionResponse.fromJson(
+                    s.call(AcpMethods.SESSION_NEW, new NewSessionRequest(root.path()).toJson(), config.startTimeout()));
+            s.sessionId = session.sessionId();
+            client.sessionId(session.sessionId());
+            String mode = backend.supervisedModeId();
+            if (mode != null) {
+                step = AcpMethods.SESSION_SET_MODE;
+                ObjectNode params = JsonNodeFactory.instance.objectNode();
+                params.put("sessionId", session.sessionId());
+                params.put("modeId", mode);
+                // The bridge never reports a supervision it is not performing: a mode that cannot be set
+                // ends the session here.
+                s.call(AcpMethods.SESSION_SET_MODE, params, config.startTimeout());
+            }
+            logs.call("session.new", LogFields.of("contextId", contextId).and("sessionId", session.sessionId())
+                    .and("durationMs", (System.nanoTime() - started) / 1_000_000).and("cwd", root.path())
+                    .and("rootOurs", root.ours()).and("mode", mode).and("initialMode", session.currentModeId()).map());
+            return s;
+        } catch (Exception e) {
+            AgentFailure failure = AgentFailure.of(backend, step, unwrap(e));
+            if (step.equals(AcpMethods.SESSION_SET_MODE)) {
+                failure = new AgentFailure(step, backend.displayName() + " could not be switched to its supervised mode '"
+                        + backend.supervisedModeId() + "' (" + failure.message() + "). The bridge does not run an agent"
+                        + " it cannot supervise; the session was ended.", true);
+            }
+            s.stop();
+            throw new AdapterStartFailed(failure);
+        }
+    }
+
+    /** Starts the agent once, reads its answer to {@code initialize}, and stops it: what the card is built from. */
+    static InitializeResponse probe(Backend backend, Path cwd, BridgeLogs logs, ProcessLauncher launcher,
+                                    AdapterConfig config) throws AdapterStartFailed {
+        SessionClient client = new SessionClient("", SessionRoot.given(cwd), (r, root) -> {
+            throw new IllegalStateException("no session during the handshake");
+        }, logs);
+        AdapterSession s = spawn(backend, "", cwd, client, logs, launcher, config);
+        try {
+            return s.handshake(config.startTimeout());
+        } catch (Exception e) {
+            throw new AdapterStartFailed(AgentFailure.of(backend, AcpMethods.INITIALIZE, unwrap(e)));
+        } finally {
+            s.stop();
+        }
+    }
+
+    private static AdapterSession spawn(Backend backend, String contextId, Path cwd, SessionClient client, BridgeLogs logs,
+                                        ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
+        AdapterProcess process;
+        try {
+            process = AdapterProcess.start(launcher, backend.command(), cwd);
+        } catch (IOException e) {
+            throw new AdapterStartFailed(AgentFailure.of(backend, "start", e));
+        }
+        logs.call("adapter.spawn", LogFields.of("contextId", contextId).and("pid", process.pid())
+                .and("command", backend.command().display()).map());
+        process.exited().thenAccept(status -> logs.call("adapter.exit", LogFields.of("contextId", contextId)
+                .and("pid", process.pid()).and("status", status).map()));
+        AcpConnection connection = AcpConnection.open(process, client, new AcpConnection.Observer() {
+            @Override
+            public void unreadableLine(String reason, String excerpt) {
+                logs.work("stdout.unreadable", LogFields.of("contextId", contextId).and("pid", process.pid())
+                        .and("reason", reason).and("excerpt", excerpt).map());
+            }
+        }, config.maxLineChars());
+        return new AdapterSession(logs, process, connection, client, config.stopGrace());
+    }
+
+    private InitializeResponse handshake(Duration timeout) throws Exception {
+        long started = System.nanoTime();
+        InitializeResponse init = InitializeResponse.fromJson(
+                call(AcpMethods.INITIALIZE, new InitializeRequest(CLIENT_INFO).toJson(), timeout));
+        logs.call("handshake", LogFields.of("pid", process.pid()).and("protocolVersion", init.protocolVersion())
+                .and("agentInfo", init.agentInfo()).and("authMethods", init.authMethods().stream().map(m -> m.id()).toList())
+                .and("durationMs", (System.nanoTime() - started) / 1_000_000).map());
+        return init;
+    }
+
+    private JsonNode call(String method, JsonNode params, Duration timeout) throws Exception {
+        return connection.request(method, params).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive() && !connection.closed().isDone();
+    }
+
+    /** Runs one prompt turn; the listener hears the turn's updates until the answer arrives. No timeout. */
+    public PromptResponse prompt(String text, TurnListener listener) throws AcpException, ConnectionClosed, InterruptedException {
+        client.turn(listener);
+        try {
+            return PromptResponse.fromJson(connection.request(AcpMethods.SESSION_PROMPT,
+                    new PromptRequest(sessionId, text).toJson()).get());
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof AcpException a) {
+                throw a;
+            }
+            if (cause instanceof ConnectionClosed c) {
+                throw c;
+            }
+            throw new AcpException(JsonRpcError.INTERNAL_ERROR, String.valueOf(cause));
+        } catch (IllegalArgumentException e) {
+            throw new AcpException(JsonRpcError.INTERNAL_ERROR, e.getMessage());
+        } finally {
+            client.turn(null);
+        }
+    }
+
+    /** PROTOCOL (ACP): cancel is the notification session/cancel; the prompt then answers stopReason "cancelled". */
+    public void cancel() {
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        params.put("sessionId", sessionId);
+        try {
+            connection.notify(AcpMethods.SESSION_CANCEL, params);
+        } catch (IOException e) {
+            // the agent is gone; its prompt fails with ConnectionClosed
+        }
+    }
+
+    /** Stops the agent and everything it started; returns its exit status (null if it could not be killed). */
+    Integer stop() {
+        Integer status = process.stop(stopGrace);
+        connection.close();
+        return status;
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    }
+}

@@ -1,0 +1,143 @@
+package legate.acp.bridge;
+
+import java.time.Clock;
+import legate.a2a.server.AgentServer;
+import legate.acp.adapter.AdapterNotInstalled;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.Backend;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import legate.acp.permission.PermissionClassifier;
+import legate.acp.protocol.InitializeResponse;
+import legate.wire.http.BindAddress;
+
+/**
+ * The bridge: an A2A server with an ACP agent behind it, one agent process per conversation.
+ * {@link #create} it from a {@link BridgeConfig}, {@link #start()} it (which returns the bound port),
+ * {@link #stop()} it.
+ *
+ * <p>The order of start-up is part of the contract. Creating looks the agent up, and starts
+ * nothing. Starting runs the agent once to read its answer to {@code initialize}, because the Agent
+ * Card is built from that answer: an agent that cannot start stops the bridge before it listens.
+ * Then the server binds, then the idle reaper runs. Stopping takes every agent down first, whole
+ * process trees included, then the server, then the logs: the server may wait for open
+ * connections, and a supervisor's SIGKILL after that wait must not find an agent still running.
+ */
+public final class Bridge {
+    private final BridgeConfig config;
+    private final Backend backend;
+    private final ProcessLauncher launcher;
+    private final Clock clock;
+    private final BridgeLogs logs;
+    private final PermissionClassifier policy;
+    private volatile AdapterRegistry agents;
+    private volatile AgentServer server;
+    private volatile Backend named;
+    private volatile String name;
+
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock) {
+        this.config = config;
+        this.backend = backend;
+        this.launcher = launcher;
+        this.clock = clock;
+        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err);
+        this.policy = new PermissionClassifier(backend.supervisedModeId(), config.allowExecute());
+    }
+
+    /**
+     * A bridge whose agents are real children of this JVM, on the system clock.
+     *
+     * @throws IllegalArgumentException when the settings name no agent (an unknown backend, an empty command line)
+     * @throws AdapterNotInstalled when a known backend's adapter is nowhere the lookup searches
+     */
+    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled {
+        return create(config, ProcessLauncher.system(), Clock.systemUTC());
+    }
+
+    /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
+    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
+        return new Bridge(config, config.agent().resolve(), launcher, clock);
+    }
+
+    /**
+     * Reads the agent's answer to {@code initialize}, builds the card from it, binds and starts
+     * serving; returns the bound port. A failed start leaves nothing running.
+     *
+     * @throws AdapterStartFailed when the agent cannot be started or does not answer; the message says why
+     * @throws java.io.IOException when the port cannot be bound
+     */
+    public synchronized int start() throws Exception {
+        InitializeResponse init;
+        try {
+            init = new AdapterRegistry(backend, config.adapters(), launcher, policy, logs, clock).probe(config.probeDir());
+        } catch (AdapterStartFailed e) {
+            logs.close();
+            throw e;
+        }
+        Backend agent = backend.namedBy(init);
+        AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock);
+        AgentServer a2a = AgentServer.create(config.server(),
+                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry));
+        int port;
+        try {
+            port = a2a.start();
+        } catch (Exception e) {
+            logs.close();
+            throw e;
+        }
+        registry.startReaper();
+        this.named = agent;
+        this.name = config.name() == null || config.name().isBlank() ? BridgeCard.defaultName(agent, init) : config.name();
+        this.agents = registry;
+        this.server = a2a;
+        return port;
+    }
+
+    /** The URL the card gives clients: the configured public URL, else this machine's URL of the bound port. */
+    private String publicUrl(int port) {
+        return config.publicUrl() != null ? config.publicUrl() : BindAddress.dialableUrl(config.server().host(), port, "/");
+    }
+
+    /** The agent behind the bridge, named after its own answer to initialize once started. */
+    public Backend backend() {
+        return named != null ? named : backend;
+    }
+
+    /** The name in the Agent Card; null before {@link #start()}. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Stops every agent (close stdin, wait, SIGTERM, wait, SIGKILL, each step taking the whole
+     * process tree), then the server, then the logs. Safe to call more than once, and before or
+     * after a failed start.
+     */
+    public void stop() {
+        AdapterRegistry registry = agents;
+        if (registry != null) {
+            registry.close();
+        }
+        AgentServer a2a = server;
+        if (a2a != null) {
+            try {
+                a2a.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // Stopping anyway: Jetty closes what it could not stop gracefully.
+            }
+        }
+        logs.close();
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        AgentServer a2a = server;
+        if (a2a == null) {
+            throw new IllegalStateException("the bridge was not started");
+        }
+        a2a.join();
+    }
+}

@@ -1,0 +1,113 @@
+package legate.acp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.EventSink;
+import legate.a2a.server.RequestContext;
+import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.RequestHandler;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterRegistry;
+import legate.acp.adapter.Backend;
+import legate.acp.bridge.AcpExecutor;
+import legate.acp.bridge.BridgeCard;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionPolicy;
+import legate.acp.protocol.Implementation;
+import legate.acp.protocol.InitializeResponse;
+import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.Task;
+
+/** The bridge as the A2A request handler sees it: registry, executor and handler, over real child processes. */
+public final class BridgeFixture implements AutoCloseable {
+    public static final Duration IDLE = Duration.ofMinutes(5);
+
+    public final AdapterRegistry registry;
+    public final RequestHandler handler;
+    /** Released each time a cancel has reached a running turn's signal or the executor's parked-task hook. */
+    public final Semaphore cancelsDelivered = new Semaphore(0);
+    private final ExecutorService turns = Executors.newVirtualThreadPerTaskExecutor();
+
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock) {
+        AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
+                1024 * 1024);
+        InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
+        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock);
+        this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry), cancelsDelivered), new InMemoryTaskStore(),
+                BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),
+                () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
+    }
+
+    public BridgeFixture(Backend backend, Path sandbox) {
+        this(backend, sandbox, ProcessLauncher.system(), new PermissionClassifier(backend.supervisedModeId(), false),
+                BridgeLogs.disabled(), Clock.systemUTC());
+    }
+
+    /** A streaming SendMessage with one text part; {@code taskId} continues a task when not empty. */
+    public TaskRecorder send(String contextId, String taskId, String text) {
+        Message.Builder m = Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
+                .setContextId(contextId).setTaskId(taskId);
+        if (text != null) {
+            m.addParts(Part.newBuilder().setText(text));
+        }
+        return TaskRecorder.of(handler.sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(m).build()));
+    }
+
+    /** Sends {@code text} as a new task in the conversation and waits for the end of its stream. */
+    public TaskRecorder run(String contextId, String text) throws InterruptedException {
+        return send(contextId, "", text).awaitEnd();
+    }
+
+    /** The final answer text of a completed task. */
+    public static String answer(TaskRecorder r) {
+        assertThat(r.artifacts()).as("artifacts of a task that said %s", r.said()).isNotEmpty();
+        return r.artifacts().get(r.artifacts().size() - 1).getParts(0).getText();
+    }
+
+    /** Asks the fake agent of a conversation for its pid and its grandchild's (-1 without one). */
+    public long[] pids(String contextId) throws InterruptedException {
+        String[] p = answer(run(contextId, "pids")).split(" ");
+        return new long[] {Long.parseLong(p[0]), Long.parseLong(p[1])};
+    }
+
+    public Task cancel(String taskId) {
+        return handler.cancelTask(CancelTaskRequest.newBuilder().setId(taskId).build());
+    }
+
+    /** The bridge's executor, telling the test when a cancel has reached it. */
+    private record CancelCounting(AgentExecutor executor, Semaphore delivered) implements AgentExecutor {
+        @Override
+        public void execute(RequestContext context, EventSink events) throws Exception {
+            context.cancel().onCancel(delivered::release);
+            executor.execute(context, events);
+        }
+
+        @Override
+        public void cancel(String taskId) {
+            executor.cancel(taskId);
+            delivered.release();
+        }
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+        turns.shutdownNow();
+    }
+}

@@ -1,0 +1,79 @@
+package legate.acp.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import legate.acp.BridgeFixture;
+import legate.acp.FakeAgents;
+import legate.acp.ManualClock;
+import legate.acp.ProcessAssertions;
+import legate.acp.TaskRecorder;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import legate.acp.permission.PermissionClassifier;
+import lf.a2a.v1.TaskState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The life of the agent processes: idle reaping, what keeps an agent, and shutdown leaving no process behind. */
+class AdapterRegistryTest {
+    @TempDir
+    Path dir;
+    private final ManualClock clock = new ManualClock();
+
+    private BridgeFixture bridge(String... args) {
+        return new BridgeFixture(FakeAgents.backend(args), dir, ProcessLauncher.system(),
+                new PermissionClassifier("default", false), BridgeLogs.disabled(), clock);
+    }
+
+    @Test
+    void anIdleConversationHasItsAgentStoppedAndTheNextTaskStartsAFreshOne() throws Exception {
+        try (BridgeFixture bridge = bridge()) {
+            long pid = bridge.pids("idle")[0];
+            clock.advance(BridgeFixture.IDLE.minusSeconds(1));
+            assertThat(bridge.registry.reapIdle()).as("not idle for long enough yet").isEmpty();
+            assertThat(ProcessAssertions.alive(pid)).isTrue();
+
+            clock.advance(Duration.ofSeconds(2));
+            assertThat(bridge.registry.reapIdle()).containsExactly("idle");
+            ProcessAssertions.assertGone(pid);
+            assertThat(bridge.pids("idle")[0]).isNotEqualTo(pid);
+        }
+    }
+
+    @Test
+    void aTaskWaitingForInputKeepsItsAgentUntilItIsCanceled() throws Exception {
+        // A task still open, INPUT_REQUIRED included, keeps its adapter.
+        try (BridgeFixture bridge = bridge()) {
+            long pid = bridge.pids("parked")[0];
+            TaskRecorder parked = bridge.send("parked", "", null).awaitEnd();
+            assertThat(parked.finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            clock.advance(BridgeFixture.IDLE.multipliedBy(2));
+            assertThat(bridge.registry.reapIdle()).isEmpty();
+            assertThat(ProcessAssertions.alive(pid)).isTrue();
+
+            assertThat(bridge.cancel(parked.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+            clock.advance(BridgeFixture.IDLE.multipliedBy(2));
+            assertThat(bridge.registry.reapIdle()).containsExactly("parked");
+            ProcessAssertions.assertGone(pid);
+        }
+    }
+
+    @Test
+    void shutdownStopsEveryAgentWithEverythingItStarted() throws Exception {
+        // PEER (codex-acp): a child that ignores stdin EOF and leaves a grandchild holding the pipes.
+        BridgeFixture tree = bridge("--grandchild", "--stay-on-eof");
+        long[] treePids = tree.pids("tree");
+        assertThat(treePids[1]).isPositive();
+        // An agent that survives EOF and SIGTERM (its shutdown hook never returns): only SIGKILL ends it.
+        BridgeFixture stubborn = bridge("--ignore-term");
+        long stubbornPid = stubborn.pids("stubborn")[0];
+
+        tree.close();
+        stubborn.close();
+        ProcessAssertions.assertGone(treePids[0]);
+        ProcessAssertions.assertGone(treePids[1]);
+        ProcessAssertions.assertGone(stubbornPid);
+    }
+}

@@ -1,0 +1,258 @@
+package legate.acp.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import legate.a2a.server.ServerConfig;
+import legate.acp.FakeAgents;
+import legate.acp.ProcessAssertions;
+import legate.acp.adapter.AdapterConfig;
+import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.BackendChoice;
+import legate.acp.connection.AdapterCommand;
+import legate.acp.connection.ProcessLauncher;
+import legate.acp.log.BridgeLogs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bridge as {@code legate bridge} runs it, in process: created from its config, started on port
+ * 0 with {@code FakeAcpAgent} behind it, spoken to in A2A over a real socket, and stopped.
+ */
+class BridgeTest {
+    private static final Pattern PIDS = Pattern.compile("\"text\":\"(\\d+) -1\"");
+
+    @TempDir
+    Path dir;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private BridgeConfig config(BackendChoice agent) {
+        AdapterConfig adapters = new AdapterConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5),
+                Duration.ofSeconds(20), Duration.ofMillis(300), AdapterConfig.DEFAULT_MAX_LINE_CHARS);
+        return new BridgeConfig(ServerConfig.loopback(0), null, null, agent, adapters, false, dir.resolve("logs"),
+                BridgeLogs.DEFAULT_MAX_BYTES, BridgeLogs.DEFAULT_MAX_FILES, dir);
+    }
+
+    /** The fake agent as an ACP_AGENT_CMD line, each word quoted, in its supervised mode {@code default}. */
+    private static BackendChoice fakeAgent() {
+        String line = FakeAgents.command().argv().stream().map(w -> "'" + w + "'").collect(Collectors.joining(" "));
+        return BackendChoice.commandLine(line, "default");
+    }
+
+    private HttpResponse<String> card(int port) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/.well-known/agent-card.json"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String send(int port, String text) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\","
+                        + "\"params\":{\"message\":{\"messageId\":\"m-" + text.hashCode() + "\",\"role\":\"ROLE_USER\","
+                        + "\"parts\":[{\"text\":\"" + text + "\"}]}}}"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
+    void startsOnAFreePortServesATaskAndStopsItsAgentsBeforeItsServer() throws Exception {
+        StopHoldingLauncher launcher = new StopHoldingLauncher();
+        Bridge bridge = Bridge.create(config(fakeAgent()), launcher, Clock.systemUTC());
+        int port = bridge.start();
+        try {
+            assertThat(port).isPositive();
+            // The card is built from the agent's own answer to initialize, read before the server listened.
+            assertThat(card(port).body()).contains("\"name\":\"Fake Agent (via ACP)\"")
+                    .contains("\"url\":\"http://127.0.0.1:" + port + "/\"");
+            assertThat(bridge.name()).isEqualTo("Fake Agent (via ACP)");
+            String task = send(port, "pids");
+            assertThat(task).contains("TASK_STATE_COMPLETED");
+            Matcher pids = PIDS.matcher(task);
+            assertThat(pids.find()).as("the agent's pid in %s", task).isTrue();
+            long agentPid = Long.parseLong(pids.group(1));
+
+            launcher.holdStops();
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(bridge::stop);
+            assertThat(launcher.stopBegun.await(30, TimeUnit.SECONDS)).as("the agent's stop began").isTrue();
+            // Agents first, then the server: while an agent is being stopped the server still answers, so a
+            // supervisor's SIGKILL after the server's own wait can never find an agent alive.
+            assertThat(card(port).statusCode()).isEqualTo(200);
+            assertThat(ProcessAssertions.alive(agentPid)).isTrue();
+            launcher.releaseStops();
+            stopping.get(30, TimeUnit.SECONDS);
+
+            ProcessAssertions.assertGone(agentPid);
+            for (Process p : launcher.launched) {
+                ProcessAssertions.assertGone(p.pid());
+            }
+            assertThat(launcher.launched).as("the probe's agent and the conversation's").hasSize(2);
+            assertThatThrownBy(() -> card(port)).isInstanceOf(ConnectException.class);
+            assertThat(Files.readString(dir.resolve("logs").resolve(BridgeLogs.CALLS))).contains("\"event\":\"adapter.stop\"");
+        } finally {
+            launcher.releaseStops();
+            bridge.stop();
+        }
+    }
+
+    @Test
+    void anAgentThatCannotStartFailsTheStartBeforeAnythingListens() throws Exception {
+        Bridge bridge = Bridge.create(config(BackendChoice.commandLine(dir.resolve("no-such-agent").toString(), null)));
+        assertThatThrownBy(bridge::start).isInstanceOf(AdapterStartFailed.class)
+                .hasMessageContaining("Cannot start").hasMessageContaining("no-such-agent");
+        assertThatThrownBy(bridge::join).isInstanceOf(IllegalStateException.class);
+        bridge.stop();
+    }
+
+    @Test
+    void anUnknownBackendIsRefusedWhenTheBridgeIsCreated() {
+        BackendChoice gemini = new BackendChoice("gemini", null, null, null, null, List.of(), "");
+        assertThatThrownBy(() -> Bridge.create(config(gemini))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown backend 'gemini'");
+    }
+
+    /**
+     * Real agents whose stop can be held: once {@link #holdStops()} is called, closing an agent's
+     * stdin (the first step of stopping it) reports {@link #stopBegun} and waits for
+     * {@link #releaseStops()}. The agent is still alive at that point.
+     */
+    private static final class StopHoldingLauncher implements ProcessLauncher {
+        final List<Process> launched = new CopyOnWriteArrayList<>();
+        final CountDownLatch stopBegun = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+        private volatile boolean holding;
+
+        void holdStops() {
+            holding = true;
+        }
+
+        void releaseStops() {
+            released.countDown();
+        }
+
+        @Override
+        public Process launch(AdapterCommand command, Path workingDir) throws IOException {
+            Process p = ProcessLauncher.system().launch(command, workingDir);
+            launched.add(p);
+            return new HeldStdin(p);
+        }
+
+        private final class HeldStdin extends Process {
+            private final Process real;
+            private final OutputStream stdin;
+
+            HeldStdin(Process real) {
+                this.real = real;
+                OutputStream out = real.getOutputStream();
+                this.stdin = new OutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        out.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        out.write(b, off, len);
+                    }
+
+                    @Override
+                    public void flush() throws IOException {
+                        out.flush();
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        if (holding) {
+                            stopBegun.countDown();
+                            try {
+                                released.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        out.close();
+                    }
+                };
+            }
+
+            @Override
+            public OutputStream getOutputStream() {
+                return stdin;
+            }
+
+            @Override
+            public InputStream getInputStream() {
+                return real.getInputStream();
+            }
+
+            @Override
+            public InputStream getErrorStream() {
+                return real.getErrorStream();
+            }
+
+            @Override
+            public int waitFor() throws InterruptedException {
+                return real.waitFor();
+            }
+
+            @Override
+            public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
+                return real.waitFor(timeout, unit);
+            }
+
+            @Override
+            public int exitValue() {
+                return real.exitValue();
+            }
+
+            @Override
+            public void destroy() {
+                real.destroy();
+            }
+
+            @Override
+            public Process destroyForcibly() {
+                real.destroyForcibly();
+                return this;
+            }
+
+            @Override
+            public boolean isAlive() {
+                return real.isAlive();
+            }
+
+            @Override
+            public long pid() {
+                return real.pid();
+            }
+
+            @Override
+            public ProcessHandle toHandle() {
+                return real.toHandle();
+            }
+
+            @Override
+            public CompletableFuture<Process> onExit() {
+                return real.onExit().thenApply(p -> this);
+            }
+        }
+    }
+}
