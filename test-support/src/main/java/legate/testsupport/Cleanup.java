@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -27,8 +30,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>Its scope is the field's. On an instance field, each test is checked on its own: the child
  * processes alive before it are inherited, and after it the watched servers must have no open
- * stream, then the registered resources are closed (last registered first), then no child started
- * during the test may outlive a bounded wait. On a static field the whole class is the scope: the
+ * stream it opened, then the registered resources are closed (last registered first), then no child
+ * started during the test may outlive a bounded wait. On a static field the whole class is the scope: the
  * resources are closed and the processes checked once after the last test (a server started in
  * {@code @BeforeAll} may keep children across tests), while open streams are still checked after
  * every test. Every problem found is reported together, as the test's failure.
@@ -41,6 +44,8 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
     private final Duration grace;
     private final Deque<Registered> resources = new ArrayDeque<>();
     private final List<Watched> watched = new ArrayList<>();
+    // Streams each watched server held when the test began: a test answers only for its own.
+    private final Map<Watched, Integer> before = new HashMap<>();
     private boolean classScoped;
     private ProcessWatch processes = ProcessWatch.start();
 
@@ -73,7 +78,10 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
         return process;
     }
 
-    /** After each test, {@code streams} must fall to zero within the grace period. */
+    /**
+     * After each test, {@code streams} must fall back within the grace period to what it was
+     * before the test (zero for a server started during the test).
+     */
     public synchronized void watch(String name, OpenStreams streams) {
         watched.add(new Watched(name, streams));
     }
@@ -89,6 +97,12 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
     public void beforeEach(ExtensionContext context) {
         if (!classScoped) {
             processes = ProcessWatch.start();
+        }
+        synchronized (this) {
+            before.clear();
+            for (Watched w : watched) {
+                before.put(w, w.streams().openStreams());
+            }
         }
     }
 
@@ -112,24 +126,26 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
     }
 
     private List<String> openStreams() {
-        List<Watched> servers;
+        Map<Watched, Integer> baseline = new LinkedHashMap<>();
         synchronized (this) {
-            servers = List.copyOf(watched);
+            for (Watched w : watched) {
+                baseline.put(w, before.getOrDefault(w, 0));
+            }
         }
         List<String> problems = new ArrayList<>();
         long deadline = System.nanoTime() + grace.toNanos();
-        for (Watched w : servers) {
+        baseline.forEach((w, allowed) -> {
             int open = w.streams().openStreams();
             // A count has no event to wait on: it is read again until it falls or the grace runs out.
-            while (open > 0 && System.nanoTime() < deadline) {
+            while (open > allowed && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(POLL_NANOS);
                 open = w.streams().openStreams();
             }
-            if (open > 0) {
-                problems.add(w.name() + " still holds " + open + " open stream(s) " + grace.toSeconds()
+            if (open > allowed) {
+                problems.add(w.name() + " still holds " + (open - allowed) + " open stream(s) " + grace.toSeconds()
                         + " s after the test: a stream was neither ended by the server nor closed by its client");
             }
-        }
+        });
         return problems;
     }
 

@@ -180,4 +180,9 @@ public final class JsonRpcHandler extends Handler.Abstract {
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
+
+    /** The streams this handler is writing now, from their first event until their last write. */
+    public int openStreams() {
+        return keepAlive.openStreams();
+    }
 }
