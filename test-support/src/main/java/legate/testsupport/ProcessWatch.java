@@ -68,6 +68,11 @@ final class ProcessWatch {
 
     static String describe(ProcessHandle h) {
         String command = h.info().commandLine().or(() -> h.info().command()).orElse("command unknown");
-        return command.length() <= MAX_COMMAND_CHARS ? command : command.substring(0, MAX_COMMAND_CHARS) + "…";
+        if (command.length() <= MAX_COMMAND_CHARS) {
+            return command;
+        }
+        // The head names the program, the tail its main class and arguments; a class path between them is noise.
+        int half = MAX_COMMAND_CHARS / 2;
+        return command.substring(0, half) + " … " + command.substring(command.length() - half);
     }
 }

@@ -1,15 +1,10 @@
 package legate.acp.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.acp.connection.AdapterCommand;
@@ -17,7 +12,11 @@ import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.protocol.InitializeResponse;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.NodeScript;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,63 +25,33 @@ import org.junit.jupiter.api.io.TempDir;
  * interop/acp-bridge-check.mjs. A missing Node.js fails this test; it is never skipped.
  */
 class BridgeInteropTest {
+    // No agent (node acp-agent.mjs) and no check script may outlive the test.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     @TempDir
     Path dir;
 
     @Test
     void theOfficialClientDrivesTheOfficialAgentThroughTheBridge() throws Exception {
-        Path interop = project().resolve("interop");
         Backend backend = new Backend(Backend.GENERIC, null,
-                AdapterCommand.of(List.of(node(), interop.resolve("acp-agent.mjs").toString())), "careful", "");
+                AdapterCommand.of(NodeScript.of("acp-agent.mjs").commandLine()), "careful", "");
         BridgeConfig config = new BridgeConfig(dir.resolve("sandboxes"), null, Duration.ofMinutes(5), Duration.ofSeconds(20),
                 Duration.ofMillis(500), BridgeConfig.DEFAULT_MAX_LINE_CHARS);
         AdapterRegistry probe = new AdapterRegistry(backend, config, ProcessLauncher.system(),
                 new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC());
         InitializeResponse init = probe.probe(dir);
         Backend named = backend.namedBy(init);
-        try (AdapterRegistry registry = new AdapterRegistry(named, config, ProcessLauncher.system(),
-                new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC())) {
-            AgentServer server = AgentServer.create(ServerConfig.loopback(0),
-                    port -> BridgeCard.build(named, init, null, "http://127.0.0.1:" + port + "/"), new AcpExecutor(registry));
-            int port = server.start();
-            try {
-                runCheck(interop, port);
-            } finally {
-                server.stop();
-            }
-        }
-    }
+        // Closed last registered first: the server, then the registry and its agents.
+        AdapterRegistry registry = cleanup.register(new AdapterRegistry(named, config, ProcessLauncher.system(),
+                new PermissionClassifier("careful", false), BridgeLogs.disabled(), Clock.systemUTC()));
+        AgentServer server = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+                port -> BridgeCard.build(named, init, null, "http://127.0.0.1:" + port + "/"), new AcpExecutor(registry)));
+        int port = server.start();
 
-    private void runCheck(Path interop, int port) throws Exception {
-        Path log = dir.resolve("check.log");
-        ProcessBuilder pb = new ProcessBuilder(node(), "--test", "--test-reporter=tap", "acp-bridge-check.mjs")
-                .directory(interop.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("A2A_URL", "http://127.0.0.1:" + port);
-        Process p = pb.start();
-        try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                fail("the interop checks did not finish in 120 s:\n" + Files.readString(log));
-            }
-            String out = Files.readString(log, StandardCharsets.UTF_8);
-            assertThat(p.exitValue()).as("node exit status; output:\n%s", out).isZero();
-            assertThat(out).contains("# fail 0").contains("# pass 7");
-        } finally {
-            p.destroyForcibly();
-        }
-    }
+        ChildRun run = NodeScript.test("acp-bridge-check.mjs").env("A2A_URL", "http://127.0.0.1:" + port)
+                .run(Duration.ofSeconds(120));
 
-    static String node() {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(d, "node");
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        fail("Node.js >= 20 is required for the interop tests and was not found on PATH; install it and run again.");
-        return null;
-    }
-
-    static Path project() {
-        return Path.of("").toAbsolutePath().getParent();
+        assertThat(run.exitCode()).as("node exit status; output:\n%s", run.output()).isZero();
+        assertThat(run.stdout()).contains("# fail 0").contains("# pass 7");
     }
 }
