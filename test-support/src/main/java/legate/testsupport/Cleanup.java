@@ -71,10 +71,14 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
 
     /**
      * Ends {@code process} and everything it started after the test: SIGTERM, then SIGKILL for
-     * whatever is left after the grace period. Returns it.
+     * whatever is left after the grace period (a process that needed it fails the test). Returns it.
      */
     public synchronized Process register(Process process) {
-        resources.push(new Registered("process " + process.pid(), () -> RunningChild.endTree(process.toHandle(), grace)));
+        resources.push(new Registered("process " + process.pid(), () -> {
+            if (!RunningChild.endTree(process.toHandle(), grace)) {
+                throw new IllegalStateException("it ignored SIGTERM for " + grace.toMillis() + " ms and was killed");
+            }
+        }));
         return process;
     }
 
@@ -161,7 +165,7 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
             }
             try {
                 r.resource().close();
-            } catch (Exception e) {
+            } catch (Exception | AssertionError e) {
                 problems.add("closing " + r.name() + " failed: " + e);
                 first = first == null ? e : first;
             }

@@ -102,21 +102,33 @@ public final class RunningChild implements AutoCloseable {
         }
     }
 
-    /** Ends the child and everything it started: SIGTERM, then SIGKILL after {@link #STOP_GRACE}. */
+    /**
+     * Ends the child and everything it started: SIGTERM, then SIGKILL after {@link #STOP_GRACE}.
+     * A child that needed the SIGKILL fails the test: every Legate process stops on SIGTERM.
+     */
     @Override
     public void close() {
-        endTree(process.toHandle(), STOP_GRACE);
+        stop(STOP_GRACE);
+    }
+
+    void stop(Duration grace) {
+        if (!endTree(process.toHandle(), grace)) {
+            throw new AssertionError(this + " ignored SIGTERM for " + grace.toMillis() + " ms and was killed");
+        }
     }
 
     /**
      * SIGTERM to {@code root} alone, so it may stop its own children in order; whatever of the
      * tree (as it was before the signal) is alive after {@code grace} gets SIGKILL.
+     *
+     * @return whether the root had exited (or was gone already) before the SIGKILL
      */
-    static void endTree(ProcessHandle root, Duration grace) {
+    static boolean endTree(ProcessHandle root, Duration grace) {
         // Taken first: once the root exits, its children are re-parented and no longer listed under it.
         List<ProcessHandle> tree = Stream.concat(root.descendants(), Stream.of(root)).toList();
         root.destroy();
         awaitExit(root, grace);
+        boolean stoppedOnTerm = !root.isAlive();
         for (ProcessHandle h : tree) {
             if (h.isAlive()) {
                 h.destroyForcibly();
@@ -125,6 +137,7 @@ public final class RunningChild implements AutoCloseable {
         for (ProcessHandle h : tree) {
             awaitExit(h, STOP_GRACE);
         }
+        return stoppedOnTerm;
     }
 
     private static void awaitExit(ProcessHandle h, Duration wait) {

@@ -50,6 +50,16 @@ class ChildCommandTest {
         assertThat(child.process().isAlive()).isFalse();
     }
 
+    // Rule: every process a test starts stops on SIGTERM; one that has to be killed fails the test.
+    @Test
+    void aChildThatIgnoresSigtermIsKilledAndReported() {
+        RunningChild stubborn = ChildCommand.of("sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done").start();
+        stubborn.awaitLine(Pattern.compile("ready"), Duration.ofSeconds(30));
+
+        assertThatThrownBy(() -> stubborn.stop(Duration.ofMillis(500))).isInstanceOf(AssertionError.class).hasMessageContaining("ignored SIGTERM");
+        assertThat(stubborn.process().isAlive()).isFalse();
+    }
+
     @Test
     void aChildThatEndsWithoutTheLineFailsSayingWhatItPrinted() {
         try (RunningChild child = ChildCommand.of("sh", "-c", "echo 'port in use'; exit 1").start()) {
