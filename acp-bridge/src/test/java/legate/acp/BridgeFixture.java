@@ -20,12 +20,14 @@ import legate.acp.adapter.AdapterRegistry;
 import legate.acp.adapter.Backend;
 import legate.acp.bridge.AcpExecutor;
 import legate.acp.bridge.BridgeCard;
+import legate.a2a.server.task.Subscription;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
@@ -60,22 +62,35 @@ public final class BridgeFixture implements AutoCloseable {
     }
 
     /** A streaming SendMessage with one text part; {@code taskId} continues a task when not empty. */
-    public TaskRecorder send(String contextId, String taskId, String text) {
+    public StreamRecorder send(String contextId, String taskId, String text) {
         Message.Builder m = Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
                 .setContextId(contextId).setTaskId(taskId);
         if (text != null) {
             m.addParts(Part.newBuilder().setText(text));
         }
-        return TaskRecorder.of(handler.sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(m).build()));
+        return record(handler.sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(m).build()));
+    }
+
+    /** Hands what the subscription delivers to a recorder, on the publishing thread, as a stream response would. */
+    private static StreamRecorder record(Subscription subscription) {
+        StreamRecorder recorder = new StreamRecorder();
+        subscription.deliverTo(signal -> {
+            switch (signal) {
+                case Subscription.Signal.Event e -> recorder.onEvent(e.event());
+                case Subscription.Signal.End end -> recorder.onEnd();
+                case Subscription.Signal.Failure f -> recorder.onFailure(f.error());
+            }
+        });
+        return recorder;
     }
 
     /** Sends {@code text} as a new task in the conversation and waits for the end of its stream. */
-    public TaskRecorder run(String contextId, String text) throws InterruptedException {
+    public StreamRecorder run(String contextId, String text) throws InterruptedException {
         return send(contextId, "", text).awaitEnd();
     }
 
     /** The final answer text of a completed task. */
-    public static String answer(TaskRecorder r) {
+    public static String answer(StreamRecorder r) {
         assertThat(r.artifacts()).as("artifacts of a task that said %s", r.said()).isNotEmpty();
         return r.artifacts().get(r.artifacts().size() - 1).getParts(0).getText();
     }

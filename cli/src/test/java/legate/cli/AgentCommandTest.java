@@ -2,14 +2,11 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.lang.reflect.Field;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +17,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.RunningChild;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -30,44 +31,27 @@ import picocli.CommandLine;
  * environment, serves its card, and a SIGTERM stops it.
  */
 class AgentCommandTest {
-    private final List<Process> started = new ArrayList<>();
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Duration START_LIMIT = Duration.ofSeconds(30);
 
-    @AfterEach
-    void reap() throws InterruptedException {
-        for (Process p : started) {
-            p.destroyForcibly();
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("agent process stopped").isTrue();
-        }
-    }
+    // Each agent process started here is stopped after its test, and none may outlive it.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     private record Running(Process process, int port) {
     }
 
-    private Running agent(Path workDir, java.util.Map<String, String> env, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "agent"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
-        for (String key : List.of("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS")) {
-            pb.environment().remove(key);
-        }
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        started.add(p);
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
-        String line;
-        StringBuilder seen = new StringBuilder();
-        while ((line = out.readLine()) != null) {
-            seen.append(line).append('\n');
-            Matcher m = listening.matcher(line);
-            if (m.find()) {
-                Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
-                return new Running(p, Integer.parseInt(m.group(1)));
-            }
-        }
-        throw new AssertionError("the agent did not report its port; output:\n" + seen);
+    private static ChildCommand legate(Path workDir, String... args) {
+        List<String> argv = new ArrayList<>(List.of("agent"));
+        argv.addAll(List.of(args));
+        return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(workDir)
+                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS");
+    }
+
+    private Running agent(Path workDir, Map<String, String> env, String... args) {
+        RunningChild agent = cleanup.register(legate(workDir, args).env(env).start());
+        Matcher m = agent.awaitLine(LISTENING, START_LIMIT);
+        return new Running(agent.process(), Integer.parseInt(m.group(1)));
     }
 
     private static String card(int port) throws Exception {
@@ -79,37 +63,31 @@ class AgentCommandTest {
     @Test
     void theDotenvFileNamesTheAgentUnlessTheEnvironmentDoes(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve(".env"), "PORT=0\nAGENT_NAME=FromTheFile\nSTEP_DELAY_MS=0\n");
-        Running fromFile = agent(dir, java.util.Map.of());
+        Running fromFile = agent(dir, Map.of());
         assertThat(card(fromFile.port())).contains("\"name\":\"FromTheFile\"");
-        Running fromEnv = agent(dir, java.util.Map.of("AGENT_NAME", "FromTheEnvironment"));
+        Running fromEnv = agent(dir, Map.of("AGENT_NAME", "FromTheEnvironment"));
         assertThat(card(fromEnv.port())).contains("\"name\":\"FromTheEnvironment\"");
     }
 
     @Test
     void publicUrlIsWhatTheCardAdvertises(@TempDir Path dir) throws Exception {
-        Running r = agent(dir, java.util.Map.of("PORT", "0", "PUBLIC_URL", "http://localhost:41242/"));
+        Running r = agent(dir, Map.of("PORT", "0", "PUBLIC_URL", "http://localhost:41242/"));
         assertThat(card(r.port())).contains("\"url\":\"http://localhost:41242/\"").contains("\"name\":\"Revisor\"");
     }
 
     @Test
     void sigtermStopsTheServer(@TempDir Path dir) throws Exception {
-        Running r = agent(dir, java.util.Map.of("PORT", "0"));
+        Running r = agent(dir, Map.of("PORT", "0"));
         r.process().destroy();
         assertThat(r.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(r.process().exitValue()).isIn(0, 143);
     }
 
     @Test
-    void aBadPublicUrlIsAClearErrorAndExitCodeTwo(@TempDir Path dir) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "agent", "--port", "0",
-                "--public-url", "localhost:41242").directory(dir.toFile()).redirectErrorStream(true);
-        Process p = pb.start();
-        started.add(p);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(2);
-        assertThat(out).contains("PUBLIC_URL must be an absolute http(s) URL").doesNotContain("Exception");
+    void aBadPublicUrlIsAClearErrorAndExitCodeTwo(@TempDir Path dir) {
+        ChildRun run = legate(dir, "--port", "0", "--public-url", "localhost:41242").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("PUBLIC_URL must be an absolute http(s) URL").doesNotContain("Exception");
     }
 
     // A bare `legate agent` skips picocli (Legate.main): an option that fromSettings forgot, or a
@@ -153,16 +131,9 @@ class AgentCommandTest {
     }
 
     @Test
-    void aBadPortFromTheEnvironmentIsPicocliErrorAndExitCodeTwo(@TempDir Path dir) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "agent")
-                .directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("PORT", "abc");
-        Process p = pb.start();
-        started.add(p);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(2);
-        assertThat(out).contains("Invalid value for option '--port'").contains("abc");
+    void aBadPortFromTheEnvironmentIsPicocliErrorAndExitCodeTwo(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("PORT", "abc").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("Invalid value for option '--port'").contains("abc");
     }
 }

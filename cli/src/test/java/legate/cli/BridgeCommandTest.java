@@ -2,24 +2,25 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import java.util.stream.Collectors;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.NodeScript;
+import legate.testsupport.RunningChild;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,44 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
  * process behind. Needs Node.js; a missing one fails the test.
  */
 class BridgeCommandTest {
-    private final List<Process> started = new ArrayList<>();
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Duration START_LIMIT = Duration.ofSeconds(30);
 
-    @AfterEach
-    void reap() throws InterruptedException {
-        for (Process p : started) {
-            p.destroyForcibly();
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("bridge process stopped").isTrue();
-        }
-    }
+    // Each bridge started here is stopped after its test, and no agent of it may outlive the test.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
-    private Process start(Path dir, Map<String, String> env, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "bridge"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-        for (String key : List.of("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "ACP_AGENT", "ACP_AGENT_CMD", "ACP_MODE")) {
-            pb.environment().remove(key);
-        }
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        started.add(p);
-        return p;
-    }
-
-    private static int port(Process p) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
-        StringBuilder seen = new StringBuilder();
-        String line;
-        while ((line = out.readLine()) != null) {
-            seen.append(line).append('\n');
-            Matcher m = listening.matcher(line);
-            if (m.find()) {
-                Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
-                return Integer.parseInt(m.group(1));
-            }
-        }
-        throw new AssertionError("the bridge did not report its port; output:\n" + seen);
+    private static ChildCommand legate(Path dir, Map<String, String> env) {
+        return ChildCommand.java(Legate.class, "bridge").in(dir)
+                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "ACP_AGENT", "ACP_AGENT_CMD", "ACP_MODE").env(env);
     }
 
     private static String post(int port, String body) throws Exception {
@@ -75,15 +48,17 @@ class BridgeCommandTest {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
+    /** interop/acp-agent.mjs under node, as a shell would quote it for ACP_AGENT_CMD. */
     private static String agentCmd() {
-        Path project = Path.of("").toAbsolutePath().getParent();
-        return "node '" + project.resolve("interop/acp-agent.mjs") + "'";
+        return NodeScript.of("acp-agent.mjs").commandLine().stream().map(w -> "'" + w + "'").collect(Collectors.joining(" "));
     }
 
     @Test
     void theCardComesFromTheAgentATaskRunsAndSigtermLeavesNoAgentBehind(@TempDir Path dir) throws Exception {
-        Process bridge = start(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd(), "ACP_MODE", "careful"));
-        int port = port(bridge);
+        RunningChild child = cleanup.register(legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd(), "ACP_MODE", "careful"))
+                .start());
+        int port = Integer.parseInt(child.awaitLine(LISTENING, START_LIMIT).group(1));
+        Process bridge = child.process();
         String card = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/.well-known/agent-card.json")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -106,19 +81,16 @@ class BridgeCommandTest {
 
     @Test
     void anAgentThatCannotStartStopsTheBridgeAtBootSayingWhy(@TempDir Path dir) throws Exception {
-        Process bridge = start(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", dir.resolve("no-such-agent").toString()));
-        String out = new String(bridge.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(bridge.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(bridge.exitValue()).isEqualTo(1);
-        assertThat(out).contains("cannot start").contains("no-such-agent").doesNotContain("listening");
+        ChildRun run = legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", dir.resolve("no-such-agent").toString()))
+                .run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.output()).contains("cannot start").contains("no-such-agent").doesNotContain("listening");
     }
 
     @Test
     void anUnknownBackendIsAUsageError(@TempDir Path dir) throws Exception {
-        Process bridge = start(dir, Map.of("PORT", "0", "ACP_AGENT", "gemini"));
-        String out = new String(bridge.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(bridge.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(bridge.exitValue()).isEqualTo(2);
-        assertThat(out).contains("unknown backend 'gemini'").contains("--agent-cmd");
+        ChildRun run = legate(dir, Map.of("PORT", "0", "ACP_AGENT", "gemini")).run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("unknown backend 'gemini'").contains("--agent-cmd");
     }
 }

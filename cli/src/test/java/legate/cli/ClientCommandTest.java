@@ -21,10 +21,11 @@ import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import legate.testsupport.Cleanup;
 import lf.a2a.v1.TaskState;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,6 +35,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * sees, and the exit codes scripts branch on.
  */
 class ClientCommandTest {
+    // Stops both agents after the class; after each test, every stream the command opened is over.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static AgentServer revisor;
     private static AgentServer endsAsAsked;
     private static String revisorUrl;
@@ -48,22 +52,14 @@ class ClientCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        revisor = AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO));
+        revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO)));
+        cleanup.watch("Revisor", revisor::openStreams);
         revisorUrl = "http://127.0.0.1:" + revisor.start();
-        endsAsAsked = AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build("Ends as asked", "http://127.0.0.1:" + port + "/"), new EndsAsAskedExecutor());
+        endsAsAsked = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build("Ends as asked", "http://127.0.0.1:" + port + "/"), new EndsAsAskedExecutor()));
+        cleanup.watch("the agent that ends as asked", endsAsAsked::openStreams);
         endsAsAskedUrl = "http://127.0.0.1:" + endsAsAsked.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (revisor != null) {
-            revisor.stop();
-        }
-        if (endsAsAsked != null) {
-            endsAsAsked.stop();
-        }
     }
 
     /** Runs {@code legate ARGS} with AGENT_URL set as the environment would set it. */

@@ -2,25 +2,22 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.Cleanup;
+import legate.testsupport.RunningChild;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,41 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
  * is the one the endpoint accepts.
  */
 class McpCommandTest {
-    private Process process;
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (process != null) {
-            process.destroy();
-            assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        }
-    }
+    // The mcp process is stopped after the test, and nothing it started may outlive it.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
 
     @Test
     void printsAWorkingClaudeMcpAddLineAndKeepsTheTokenPrivate(@TempDir Path dir) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Legate.class.getName(), "mcp", "--port", "0")
-                .directory(dir.toFile()).redirectErrorStream(true);
-        for (String key : List.of("MCP_TOKEN", "MCP_HOST", "MCP_PORT", "AGENT_NAME", "A2A_AGENTS", "A2A_URL")) {
-            pb.environment().remove(key);
-        }
-        process = pb.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        Pattern add = Pattern.compile("claude mcp add --transport http (\\S+) (http://127\\.0\\.0\\.1:\\d+/mcp) "
-                + "--header \"Authorization: Bearer ([A-Za-z0-9_-]+)\"");
-        List<String> seen = new ArrayList<>();
-        Matcher m = null;
-        String line;
-        while ((line = out.readLine()) != null) {
-            seen.add(line);
-            Matcher candidate = add.matcher(line);
-            if (candidate.find()) {
-                m = candidate;
-                break;
-            }
-        }
-        assertThat(m).as("a claude mcp add line in:\n%s", String.join("\n", seen)).isNotNull();
-        Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
+        RunningChild mcp = cleanup.register(ChildCommand.java(Legate.class, "mcp", "--port", "0").in(dir)
+                .without("MCP_TOKEN", "MCP_HOST", "MCP_PORT", "AGENT_NAME", "A2A_AGENTS", "A2A_URL").start());
+        Matcher m = mcp.awaitLine(Pattern.compile("claude mcp add --transport http (\\S+) (http://127\\.0\\.0\\.1:\\d+/mcp) "
+                + "--header \"Authorization: Bearer ([A-Za-z0-9_-]+)\""), Duration.ofSeconds(30));
         assertThat(m.group(1)).isEqualTo("legate-mcp");
         String token = m.group(3);
         Path tokenFile = dir.resolve(".mcp-token");

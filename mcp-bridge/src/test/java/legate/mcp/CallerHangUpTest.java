@@ -22,25 +22,31 @@ import legate.a2a.server.ServerConfig;
 import legate.mcp.guard.BearerToken;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import legate.testsupport.Cleanup;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A caller that hangs up in the middle of a2a_ask, seen from the wire: it reads the first progress
  * notification of a tools/call, then closes the connection.
  */
 class CallerHangUpTest {
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     private static final BearerToken TOKEN = BearerToken.mint(new SecureRandom());
 
     // Disconnecting is not cancelling: the task the caller left behind still completes, and the
     // endpoint goes on serving.
     @Test
     void aCallerThatHangsUpLeavesTheTaskRunningToCompletion() throws Exception {
-        AgentServer revisor = AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ofMillis(400)));
+        AgentServer revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ofMillis(400))));
+        // The stream the endpoint opened to the agent for the call must not outlive the test.
+        cleanup.watch("Revisor", revisor::openStreams);
         URI revisorUrl = URI.create("http://127.0.0.1:" + revisor.start() + "/");
-        McpEndpoint endpoint = McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of("revisor", revisorUrl))
-                .withTimers(Duration.ofMillis(100), Duration.ofSeconds(30)));
+        McpEndpoint endpoint = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of("revisor", revisorUrl))
+                .withTimers(Duration.ofMillis(100), Duration.ofSeconds(30))));
         endpoint.start();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (A2aClient a2a = A2aClient.connect(revisorUrl)) {
@@ -61,8 +67,6 @@ class CallerHangUpTest {
                     .as("the endpoint still serves").isEqualTo(200);
         } finally {
             http.shutdownNow();
-            endpoint.close();
-            revisor.stop();
         }
     }
 

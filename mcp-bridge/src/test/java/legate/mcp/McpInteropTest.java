@@ -12,9 +12,12 @@ import legate.a2a.server.ServerConfig;
 import legate.mcp.guard.BearerToken;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
-import org.junit.jupiter.api.AfterAll;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.NodeScript;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code legate mcp} driven by the official MCP TypeScript client (@modelcontextprotocol/sdk, pinned
@@ -26,50 +29,44 @@ import org.junit.jupiter.api.Test;
 class McpInteropTest {
     private static final BearerToken TOKEN = BearerToken.mint(new SecureRandom());
 
-    private static AgentServer revisor;
-    private static FakeAgent quiet;
-    private static FakeAgent cut;
+    // Closes the endpoints, the agents and Revisor after the class, last started first.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static McpEndpoint single;
     private static McpEndpoint multi;
 
     @BeforeAll
     static void start() throws Exception {
-        revisor = AgentServer.create(ServerConfig.loopback(0),
+        AgentServer revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(50)));
+                new RevisorExecutor(Duration.ofMillis(50))));
+        // Every stream an endpoint opens to Revisor for a tool call must be over when the checks are.
+        cleanup.watch("Revisor", revisor::openStreams);
         URI revisorUrl = URI.create("http://127.0.0.1:" + revisor.start() + "/");
-        quiet = new FakeAgent("quiet", FakeAgent.Script.QUIET);
+        FakeAgent quiet = cleanup.register(new FakeAgent("quiet", FakeAgent.Script.QUIET));
         quiet.start();
-        cut = new FakeAgent("cut", FakeAgent.Script.CUT);
+        FakeAgent cut = cleanup.register(new FakeAgent("cut", FakeAgent.Script.CUT));
         cut.start();
 
-        single = McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of(McpConfig.DEFAULT_ALIAS, revisorUrl)));
+        single = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of(McpConfig.DEFAULT_ALIAS, revisorUrl))));
         single.start();
         Map<String, URI> several = new LinkedHashMap<>();
         several.put("revisor", revisorUrl);
         several.put("quiet", URI.create(quiet.url()));
         several.put("cut", URI.create(cut.url()));
-        multi = McpEndpoint.create(McpConfig.loopback(0, TOKEN, several)
-                .withTimers(Duration.ofMillis(200), Duration.ofMillis(1500)));
+        multi = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN, several)
+                .withTimers(Duration.ofMillis(200), Duration.ofMillis(1500))));
         multi.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {single, multi, quiet, cut, revisor}) {
-            if (c != null) {
-                c.close();
-            }
-        }
     }
 
     @Test
     void theOfficialTypeScriptClientSeesEveryRuleItChecksHeld() throws Exception {
-        NodeScript run = NodeScript.run("mcp-client-check.mjs",
-                Map.of("MCP_URL", single.url(), "MCP_MULTI_URL", multi.url(), "MCP_TOKEN", TOKEN.value()), 120);
+        ChildRun run = NodeScript.test("mcp-client-check.mjs")
+                .env(Map.of("MCP_URL", single.url(), "MCP_MULTI_URL", multi.url(), "MCP_TOKEN", TOKEN.value()))
+                .run(Duration.ofSeconds(120));
 
-        assertThat(run.failures()).as("failed checks; output:\n%s", run.output()).isEmpty();
+        assertThat(NodeScript.failedChecks(run)).as("failed checks; output:\n%s", run.output()).isEmpty();
         assertThat(run.exitCode()).as("node exit status; output:\n%s", run.output()).isZero();
-        assertThat(run.output()).contains("# fail 0").contains("# pass 8");
+        assertThat(run.stdout()).contains("# fail 0").contains("# pass 8");
     }
 }

@@ -8,45 +8,45 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
-import org.junit.jupiter.api.AfterAll;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code scripts/raw.sh}, run as a person would run it, against our server with Revisor. */
 class RawScriptTest {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(90);
-    private static final Path SCRIPT = SourceTree.root().resolve("scripts/raw.sh");
+    private static final Path SCRIPT = SourceTree.resolve("scripts/raw.sh");
 
-    private static AgentServer agent;
+    // Stops the agent after the class; no curl may outlive its run, no stream its test.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static String agentUrl;
 
     @BeforeAll
     static void startAgent() throws Exception {
-        agent = AgentServer.create(ServerConfig.loopback(0),
+        AgentServer agent = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(20)));
+                new RevisorExecutor(Duration.ofMillis(20))));
+        cleanup.watch("the agent", agent::openStreams);
         agentUrl = "http://127.0.0.1:" + agent.start();
-    }
-
-    @AfterAll
-    static void stopAgent() throws Exception {
-        agent.stop();
     }
 
     // Rule: raw.sh shows what it claims, step by step: the card, -32009 without A2A-Version, the
     // whole Task, SSE frames, and GetTask finding the task of step 3 after its call ended.
     @Test
     void rawScriptWalksTheProtocolAgainstOurServer() throws Exception {
-        ChildProcess run = ChildProcess.run(List.of("bash", SCRIPT.toString()), SCRIPT.getParent(),
-                Map.of("AGENT", agentUrl), RUN_LIMIT);
+        ChildRun run = ChildCommand.of("bash", SCRIPT.toString()).in(SCRIPT.getParent())
+                .env("AGENT", agentUrl).run(RUN_LIMIT);
 
         assertShowsEveryStep(run);
     }
@@ -58,8 +58,8 @@ class RawScriptTest {
         Path bash = Files.createSymbolicLink(bin.resolve("bash"), onPath("bash"));
         Path curl = Files.createSymbolicLink(bin.resolve("curl"), onPath("curl"));
         try {
-            ChildProcess run = ChildProcess.run(List.of(bash.toString(), SCRIPT.toString()), SCRIPT.getParent(),
-                    Map.of("AGENT", agentUrl, "PATH", bin.toString()), RUN_LIMIT);
+            ChildRun run = ChildCommand.of(bash.toString(), SCRIPT.toString()).in(SCRIPT.getParent())
+                    .env("AGENT", agentUrl).env("PATH", bin.toString()).run(RUN_LIMIT);
 
             assertShowsEveryStep(run);
             assertThat(run.output()).contains("{\"jsonrpc\":\"2.0\",\"id\":\"raw-3\",\"result\":{\"task\":{");
@@ -78,14 +78,14 @@ class RawScriptTest {
             closedPort = s.getLocalPort();
         }
 
-        ChildProcess run = ChildProcess.run(List.of("bash", SCRIPT.toString()), SCRIPT.getParent(),
-                Map.of("AGENT", "http://127.0.0.1:" + closedPort), RUN_LIMIT);
+        ChildRun run = ChildCommand.of("bash", SCRIPT.toString()).in(SCRIPT.getParent())
+                .env("AGENT", "http://127.0.0.1:" + closedPort).run(RUN_LIMIT);
 
         assertThat(run.exitCode()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("step 1 failed").doesNotContain("all 5 steps");
     }
 
-    private static void assertShowsEveryStep(ChildProcess run) {
+    private static void assertShowsEveryStep(ChildRun run) {
         String out = run.output();
         assertThat(run.exitCode()).as("raw.sh output:\n%s", out).isZero();
         assertThat(out).contains("\"supportedInterfaces\"", "-32009", "TASK_STATE_COMPLETED", "all 5 steps");

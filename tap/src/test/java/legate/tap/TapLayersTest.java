@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.Test;
 
 /**

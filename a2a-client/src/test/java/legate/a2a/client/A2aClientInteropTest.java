@@ -1,8 +1,9 @@
 package legate.a2a.client;
 
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
+import legate.testsupport.Cleanup;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RevisorContract} against the reference server built on @a2a-js/sdk 1.2.0
@@ -10,23 +11,15 @@ import org.junit.jupiter.api.BeforeAll;
  * protocol as another implementation reads and writes it, well-known card quirks included.
  */
 class A2aClientInteropTest extends RevisorContract {
-    private static JsRevisorServer server;
+    // Stops the client, then the Node.js server, after the class; no child process may be left.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static A2aClient client;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = JsRevisorServer.start(Duration.ofMillis(150));
-        client = A2aClient.connect(server.url());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void start() {
+        JsRevisorServer server = cleanup.register(JsRevisorServer.start(Duration.ofMillis(150)));
+        client = cleanup.register(A2aClient.connect(server.url()));
     }
 
     @Override

@@ -1,35 +1,30 @@
 package legate.a2a.client;
 
+import java.net.URI;
 import java.time.Duration;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
-import org.junit.jupiter.api.AfterAll;
+import legate.testsupport.Cleanup;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link RevisorContract} against Legate's own server, in process on a loopback port. */
 class A2aClientTest extends RevisorContract {
-    private static AgentServer server;
+    // Stops the client, then the server, after the class; after each test, every stream it opened is over.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static A2aClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        server = AgentServer.create(ServerConfig.loopback(0),
+        AgentServer server = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(150)));
+                new RevisorExecutor(Duration.ofMillis(150))));
+        cleanup.watch("the Revisor server", server::openStreams);
         int port = server.start();
-        client = A2aClient.connect(java.net.URI.create("http://127.0.0.1:" + port));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.stop();
-        }
+        client = cleanup.register(A2aClient.connect(URI.create("http://127.0.0.1:" + port)));
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import legate.a2a.model.A2aError;
+import legate.testsupport.StreamRecorder;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentCapabilities;
@@ -174,9 +175,9 @@ class JsonRpcTransportTest {
             ScriptedPeer.chunk(out, TASK_FRAME);
             // returning closes the socket without the last chunk: the response is cut
         }); A2aClient client = clientFor(peer)) {
-            EventRecorder events = new EventRecorder();
+            StreamRecorder events = new StreamRecorder();
 
-            assertThatThrownBy(() -> client.stream(UserMessage.text("hi"), events))
+            assertThatThrownBy(() -> client.stream(UserMessage.text("hi"), events::onEvent))
                     .isInstanceOfSatisfying(TransportException.class,
                             e -> assertThat(e.kind()).isEqualTo(TransportException.Kind.CUT));
             assertThat(events.kinds()).containsExactly("task:SUBMITTED");
@@ -192,9 +193,9 @@ class JsonRpcTransportTest {
             ScriptedPeer.chunk(out, WORKING_FRAME);
             ScriptedPeer.lastChunk(out);
         }); A2aClient client = clientFor(peer)) {
-            EventRecorder events = new EventRecorder();
+            StreamRecorder events = new StreamRecorder();
 
-            StreamEnd end = client.stream(UserMessage.text("hi"), events);
+            StreamEnd end = client.stream(UserMessage.text("hi"), events::onEvent);
 
             assertThat(end).isEqualTo(new StreamEnd(StreamEnd.How.CLOSED_EARLY, 2, TaskState.TASK_STATE_WORKING));
             assertThat(end.closedEarly()).isTrue();
@@ -214,9 +215,9 @@ class JsonRpcTransportTest {
                     + "\"message\":\"the agent crashed\"}}\n\n");
             ScriptedPeer.lastChunk(out);
         }); A2aClient client = clientFor(peer)) {
-            EventRecorder events = new EventRecorder();
+            StreamRecorder events = new StreamRecorder();
 
-            assertThatThrownBy(() -> client.stream(UserMessage.text("hi"), events))
+            assertThatThrownBy(() -> client.stream(UserMessage.text("hi"), events::onEvent))
                     .isInstanceOfSatisfying(AgentErrorException.class, e -> {
                         assertThat(e.code()).isEqualTo(-32603);
                         assertThat(e.reason()).isNull();
@@ -253,7 +254,7 @@ class JsonRpcTransportTest {
             self.hangUntilClosed();
         }); A2aClient client = clientFor(peer)) {
 
-            StreamEnd end = assertTimeoutPreemptively(WAIT, () -> client.stream(UserMessage.text("hi"), new EventRecorder()));
+            StreamEnd end = assertTimeoutPreemptively(WAIT, () -> client.stream(UserMessage.text("hi"), new StreamRecorder()::onEvent));
 
             assertThat(end).isEqualTo(new StreamEnd(StreamEnd.How.TURN_ENDED, 2, TaskState.TASK_STATE_FAILED));
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.model.A2aError;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.ListTasksResponse;
@@ -46,8 +47,8 @@ abstract class RevisorContract {
 
         assertThat(task.getId()).isNotEmpty();
         assertThat(task.getStatus().getState()).isIn(TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING);
-        EventRecorder rest = new EventRecorder();
-        StreamEnd end = client().subscribe(task.getId(), rest);
+        StreamRecorder rest = new StreamRecorder();
+        StreamEnd end = client().subscribe(task.getId(), rest::onEvent);
         assertThat(end.lastState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(client().getTask(task.getId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
     }
@@ -55,9 +56,9 @@ abstract class RevisorContract {
     // PROTOCOL (A2A §3.1.2): a task stream opens with the Task, then updates in the order they happen.
     @Test
     void streamDeliversTheTaskFirstThenWorkingArtifactAndCompletedInOrder() {
-        EventRecorder events = new EventRecorder();
+        StreamRecorder events = new StreamRecorder();
 
-        StreamEnd end = client().stream(UserMessage.text(TEXT), events);
+        StreamEnd end = client().stream(UserMessage.text(TEXT), events::onEvent);
 
         assertThat(events.kinds()).containsExactly("task:SUBMITTED", "status:WORKING", "status:WORKING",
                 "artifact:text-stats", "status:COMPLETED");
@@ -70,14 +71,14 @@ abstract class RevisorContract {
     // and GetTask shows the task outliving both calls.
     @Test
     void aReplyToInputRequiredContinuesTheSameTaskWhichGetTaskStillShows() {
-        EventRecorder turn1 = new EventRecorder();
-        StreamEnd end1 = client().stream(UserMessage.text(""), turn1);
+        StreamRecorder turn1 = new StreamRecorder();
+        StreamEnd end1 = client().stream(UserMessage.text(""), turn1::onEvent);
         assertThat(turn1.kinds()).containsExactly("task:SUBMITTED", "status:INPUT_REQUIRED");
         assertThat(end1.how()).isEqualTo(StreamEnd.How.TURN_ENDED);
         Task first = turn1.events().get(0).getTask();
 
-        EventRecorder turn2 = new EventRecorder();
-        client().stream(UserMessage.text(TEXT, first.getId(), first.getContextId()), turn2);
+        StreamRecorder turn2 = new StreamRecorder();
+        client().stream(UserMessage.text(TEXT, first.getId(), first.getContextId()), turn2::onEvent);
 
         assertThat(turn2.taskIds()).containsOnly(first.getId());
         assertThat(turn2.kinds()).endsWith("status:WORKING", "artifact:text-stats", "status:COMPLETED");
@@ -92,7 +93,7 @@ abstract class RevisorContract {
     @Test
     void cancelWhileWorkingEndsTheTaskCanceled() {
         AtomicReference<Task> canceled = new AtomicReference<>();
-        EventRecorder events = new EventRecorder();
+        StreamRecorder events = new StreamRecorder();
 
         StreamEnd end = client().stream(UserMessage.text(TEXT), event -> {
             events.onEvent(event);
@@ -128,9 +129,9 @@ abstract class RevisorContract {
     @Test
     void subscribeOpensWithASnapshotThenFollowsTheTaskToTheEnd() {
         Task task = client().sendNonBlocking(UserMessage.text(TEXT)).getTask();
-        EventRecorder events = new EventRecorder();
+        StreamRecorder events = new StreamRecorder();
 
-        StreamEnd end = client().subscribe(task.getId(), events);
+        StreamEnd end = client().subscribe(task.getId(), events::onEvent);
 
         StreamResponse first = events.events().get(0);
         assertThat(first.hasTask()).isTrue();
@@ -161,8 +162,8 @@ abstract class RevisorContract {
 
         assertThatThrownBy(() -> client().send(again))
                 .isInstanceOfSatisfying(AgentErrorException.class, e -> assertThat(e.reason()).isEqualTo("UNSUPPORTED_OPERATION"));
-        EventRecorder none = new EventRecorder();
-        assertThatThrownBy(() -> client().stream(again, none))
+        StreamRecorder none = new StreamRecorder();
+        assertThatThrownBy(() -> client().stream(again, none::onEvent))
                 .isInstanceOfSatisfying(AgentErrorException.class, e -> assertThat(e.code()).isEqualTo(-32004));
         assertThat(none.events()).isEmpty();
     }

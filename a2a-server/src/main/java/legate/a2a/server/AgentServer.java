@@ -39,6 +39,7 @@ public final class AgentServer implements AutoCloseable {
     private final TaskStore store;
     private final Clock clock;
     private volatile RequestHandler handler;
+    private volatile JsonRpcHandler rpc;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                         TaskStore store, Clock clock) {
@@ -100,7 +101,8 @@ public final class AgentServer implements AutoCloseable {
                 config.cancelWait(), turns);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        Handler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
+        this.rpc = rpc;
         String rpcPath = config.rpcPath();
         jetty.setHandler(new Handler.Abstract() {
             @Override
@@ -130,6 +132,15 @@ public final class AgentServer implements AutoCloseable {
 
     public RequestHandler handler() {
         return handler;
+    }
+
+    /**
+     * The SSE streams being written now: a gauge of held streams, and what tests check falls back
+     * to zero once every stream they opened has ended or been dropped by its client.
+     */
+    public int openStreams() {
+        JsonRpcHandler r = rpc;
+        return r == null ? 0 : r.openStreams();
     }
 
     public void stop() throws Exception {

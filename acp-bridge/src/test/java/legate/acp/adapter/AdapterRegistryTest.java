@@ -8,16 +8,21 @@ import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ManualClock;
 import legate.acp.ProcessAssertions;
-import legate.acp.TaskRecorder;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
+import legate.testsupport.Cleanup;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The life of the agent processes: idle reaping, what keeps an agent, and shutdown leaving no process behind. */
 class AdapterRegistryTest {
+    // Each test: no agent process, nor anything an agent started, may outlive it.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     @TempDir
     Path dir;
     private final ManualClock clock = new ManualClock();
@@ -47,7 +52,7 @@ class AdapterRegistryTest {
         // A task still open, INPUT_REQUIRED included, keeps its adapter.
         try (BridgeFixture bridge = bridge()) {
             long pid = bridge.pids("parked")[0];
-            TaskRecorder parked = bridge.send("parked", "", null).awaitEnd();
+            StreamRecorder parked = bridge.send("parked", "", null).awaitEnd();
             assertThat(parked.finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
             clock.advance(BridgeFixture.IDLE.multipliedBy(2));
             assertThat(bridge.registry.reapIdle()).isEmpty();

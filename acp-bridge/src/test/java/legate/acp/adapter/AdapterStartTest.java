@@ -16,19 +16,24 @@ import java.util.concurrent.TimeUnit;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
-import legate.acp.TaskRecorder;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.protocol.InitializeResponse;
+import legate.testsupport.Cleanup;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bringing an agent to a supervised session: the handshake, its failures, and a cancel that beats it. */
 class AdapterStartTest {
+    // Each test: no agent process, nor anything an agent started, may outlive it.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     @TempDir
     Path dir;
 
@@ -54,7 +59,7 @@ class AdapterStartTest {
         };
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend("--journal", journal.toString()), dir,
                 slow, new PermissionClassifier("default", false), BridgeLogs.disabled(), Clock.systemUTC())) {
-            TaskRecorder r = bridge.send("slow-start", "", "echo should never be prompted");
+            StreamRecorder r = bridge.send("slow-start", "", "echo should never be prompted");
             assertThat(launching.await(30, TimeUnit.SECONDS)).isTrue();
             String taskId = r.taskId();
             CompletableFuture<Task> canceled = CompletableFuture.supplyAsync(() -> bridge.cancel(taskId));
@@ -76,7 +81,7 @@ class AdapterStartTest {
         Path journal = dir.resolve("journal.txt");
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.withMode("no-such-mode", "--journal", journal.toString()),
                 dir)) {
-            TaskRecorder r = bridge.run("modes", "echo hello");
+            StreamRecorder r = bridge.run("modes", "echo hello");
             assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(r.lastSaid()).contains("could not be switched to its supervised mode 'no-such-mode'")
                     .contains("Invalid mode");
@@ -89,7 +94,7 @@ class AdapterStartTest {
     void anAgentThatWantsALoginAtSessionNewFailsTheTaskInPlainWords() throws Exception {
         // PEER (codex-acp): without credentials session/new fails at once with -32000.
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend("--auth-at-new"), dir)) {
-            TaskRecorder r = bridge.run("login", "echo hello");
+            StreamRecorder r = bridge.run("login", "echo hello");
             assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(r.lastSaid()).contains("Fake Agent is not logged in").contains("session/new");
         }
@@ -100,7 +105,7 @@ class AdapterStartTest {
         Backend missing = new Backend(Backend.GENERIC, "Ghost", AdapterCommand.of(List.of(dir.resolve("no-agent").toString())),
                 null, "");
         try (BridgeFixture bridge = new BridgeFixture(missing, dir)) {
-            TaskRecorder r = bridge.run("ghost", "hello");
+            StreamRecorder r = bridge.run("ghost", "hello");
             assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(r.lastSaid()).startsWith("Cannot start Ghost (no-agent)");
         }

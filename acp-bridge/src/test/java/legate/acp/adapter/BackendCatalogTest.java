@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import legate.testsupport.NodeScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,8 +94,7 @@ class BackendCatalogTest {
 
     @Test
     void theProjectsOwnAdaptersAreFound() throws Exception {
-        Path project = Path.of("").toAbsolutePath().getParent();
-        BackendCatalog real = new BackendCatalog(null, null, List.of(project.resolve("adapters")), System.getenv("PATH"));
+        BackendCatalog real = new BackendCatalog(null, null, List.of(NodeScript.installed("adapters")), System.getenv("PATH"));
         assertThat(real.backend("claude").command().argv().get(1)).endsWith("claude-agent-acp/dist/index.js");
         assertThat(real.backend("codex").command().argv().get(0))
                 .endsWith("codex-acp-" + BackendCatalog.platform() + "/bin/codex-acp");

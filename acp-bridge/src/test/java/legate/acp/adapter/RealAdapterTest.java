@@ -9,15 +9,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import legate.acp.BridgeFixture;
-import legate.acp.TaskRecorder;
 import legate.acp.bridge.BridgeCard;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.protocol.InitializeResponse;
+import legate.testsupport.Cleanup;
+import legate.testsupport.NodeScript;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,12 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * was measured on.
  */
 class RealAdapterTest {
+    // No adapter process, nor the Claude Code or Codex process it started, may outlive a test.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     @TempDir
     Path dir;
-
-    private static Path project() {
-        return Path.of("").toAbsolutePath().getParent();
-    }
 
     private ProcessLauncher loggedOut() throws Exception {
         Map<String, String> env = new HashMap<>(System.getenv());
@@ -55,7 +57,7 @@ class RealAdapterTest {
     }
 
     private static BackendCatalog catalog() {
-        return new BackendCatalog(null, null, List.of(project().resolve("adapters")), System.getenv("PATH"));
+        return new BackendCatalog(null, null, List.of(NodeScript.installed("adapters")), System.getenv("PATH"));
     }
 
     @Test
@@ -69,7 +71,7 @@ class RealAdapterTest {
             assertThat(card.getDescription()).contains("@zed-industries/claude-agent-acp " + init.agentInfo().version());
 
             // PEER (claude-agent-acp): session/new succeeds without credentials; the prompt answers -32000.
-            TaskRecorder r = bridge.run("claude", "Say hello.");
+            StreamRecorder r = bridge.run("claude", "Say hello.");
             assertThat(r.finalState()).as("said %s", r.said()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(r.lastSaid()).startsWith("Claude is not logged in").contains("/login").contains("ANTHROPIC_API_KEY");
         }
@@ -83,7 +85,7 @@ class RealAdapterTest {
         try (BridgeFixture bridge = bridge(codex)) {
             assertThat(BridgeCard.build(codex, bridge.registry.probe(dir), null, "http://h/").getName())
                     .isEqualTo("Codex (via ACP)");
-            TaskRecorder r = bridge.run("codex", "Say hello.");
+            StreamRecorder r = bridge.run("codex", "Say hello.");
             assertThat(r.finalState()).as("said %s", r.said()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(r.lastSaid()).startsWith("Codex is not logged in").contains("session/new").contains("codex login");
         }

@@ -13,16 +13,17 @@ import java.util.UUID;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
-import legate.acp.TaskRecorder;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionClassifier;
+import legate.testsupport.Cleanup;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.TaskState;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,6 +33,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * through the request handler, with {@code FakeAcpAgent} running as a real child process.
  */
 class AcpExecutorTest {
+    // Closes the bridge after the class: every agent it started must be gone after the grace period.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     @TempDir
     static Path dir;
     private static BridgeFixture bridge;
@@ -41,13 +45,9 @@ class AcpExecutorTest {
     static void start() {
         journal = dir.resolve("journal.txt");
         BridgeLogs logs = new BridgeLogs(dir.resolve("logs"), 1 << 20, 2, Clock.systemUTC(), System.err);
-        bridge = new BridgeFixture(FakeAgents.backend("--journal", journal.toString()), dir.resolve("sandboxes"),
-                ProcessLauncher.system(), new PermissionClassifier("default", false), logs, Clock.systemUTC());
-    }
-
-    @AfterAll
-    static void stop() {
-        bridge.close();
+        bridge = cleanup.register(new BridgeFixture(FakeAgents.backend("--journal", journal.toString()),
+                dir.resolve("sandboxes"), ProcessLauncher.system(), new PermissionClassifier("default", false), logs,
+                Clock.systemUTC()));
     }
 
     private static String ctx() {
@@ -64,10 +64,10 @@ class AcpExecutorTest {
         // DEFECT (acp-core 0.14.0): stdout read in the platform charset mangled non-ASCII answers; here
         // the agent sends the text one code point per update, so multi-byte characters cross every boundary.
         String text = "Grüße, 世界! 🚀 naïve café — ok";
-        TaskRecorder r = bridge.run(ctx(), "echo " + text);
+        StreamRecorder r = bridge.run(ctx(), "echo " + text);
         assertThat(r.kinds().get(0)).isEqualTo("task:SUBMITTED");
         assertThat(r.states()).containsExactly(TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED);
-        assertThat(r.kinds()).containsSubsequence("artifact", "status:COMPLETED");
+        assertThat(r.kinds()).containsSubsequence("artifact:answer", "status:COMPLETED");
         assertThat(answer(r)).isEqualTo(text);
         Value d = data(r.artifacts().get(0));
         assertThat(d.getStructValue().getFieldsOrThrow("stopReason").getStringValue()).isEqualTo("end_turn");
@@ -86,13 +86,13 @@ class AcpExecutorTest {
         String c = ctx();
         long pid = bridge.pids(c)[0];
         long promptsBefore = prompts();
-        TaskRecorder parked = bridge.send(c, "", null).awaitEnd();
+        StreamRecorder parked = bridge.send(c, "", null).awaitEnd();
         assertThat(parked.finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
         assertThat(parked.lastSaid()).contains("no text");
         assertThat(prompts()).as("no prompt is sent for a message without text").isEqualTo(promptsBefore);
         assertThat(ProcessAssertions.alive(pid)).as("the conversation keeps its agent").isTrue();
 
-        TaskRecorder resumed = bridge.send(c, parked.taskId(), "recall").awaitEnd();
+        StreamRecorder resumed = bridge.send(c, parked.taskId(), "recall").awaitEnd();
         assertThat(resumed.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(answer(resumed)).as("the session remembers the earlier turn").isEqualTo("earlier: pids");
         assertThat(bridge.pids(c)[0]).isEqualTo(pid);
@@ -111,7 +111,7 @@ class AcpExecutorTest {
     @Test
     void streamedTokensAreCoalescedIntoFewStatusUpdates() throws Exception {
         // DEFECT (Ambassy with codex-acp): one token per update became one A2A status event per token.
-        TaskRecorder r = bridge.run(ctx(), "tokens 400");
+        StreamRecorder r = bridge.run(ctx(), "tokens 400");
         assertThat(answer(r)).hasSize(400);
         List<String> chunks = r.said().stream().filter(s -> s.startsWith("a")).toList();
         // The first token goes out at once (a watcher sees the answer start), the rest in pieces of 160.
@@ -119,25 +119,25 @@ class AcpExecutorTest {
         assertThat(chunks.get(0)).isEqualTo("a");
         assertThat(String.join("", chunks)).hasSize(400);
         // A newline lets the text out at once; the rest follows at the end of the turn.
-        TaskRecorder lines = bridge.run(ctx(), "lines");
+        StreamRecorder lines = bridge.run(ctx(), "lines");
         assertThat(lines.said()).containsSubsequence("Answer:", " first line\n", "second");
     }
 
     @Test
     void thoughtsToolCallsAndPlansBecomeReadableWorkingUpdatesWithTheRawUpdate() throws Exception {
-        TaskRecorder r = bridge.run(ctx(), "tools");
+        StreamRecorder r = bridge.run(ctx(), "tools");
         assertThat(r.said()).containsSubsequence("Thinking: pondering", "Tool call: Read notes.txt (read) on /tmp/notes.txt",
                 "Tool call t1: completed", "Plan:\n[x] Read the notes\n[ ] Answer");
-        Message toolCall = r.statusMessages().stream().filter(m -> TaskRecorder.text(m).startsWith("Tool call: ")).findFirst()
+        Message toolCall = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).startsWith("Tool call: ")).findFirst()
                 .orElseThrow();
         assertThat(toolCall.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
                 .getStringValue()).isEqualTo("tool_call");
         // Coalesced text names its kind the same way, though it no longer carries a raw update of its own.
-        Message thought = r.statusMessages().stream().filter(m -> TaskRecorder.text(m).startsWith("Thinking: ")).findFirst()
+        Message thought = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).startsWith("Thinking: ")).findFirst()
                 .orElseThrow();
         assertThat(thought.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
                 .getStringValue()).isEqualTo("agent_thought_chunk");
-        Message answer = r.statusMessages().stream().filter(m -> TaskRecorder.text(m).equals("done")).findFirst()
+        Message answer = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).equals("done")).findFirst()
                 .orElseThrow();
         assertThat(answer.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
                 .getStringValue()).isEqualTo("agent_message_chunk");
@@ -152,7 +152,7 @@ class AcpExecutorTest {
         "max_turn_requests,TASK_STATE_COMPLETED,true", "cancelled,TASK_STATE_CANCELED,false",
         "a_reason_from_the_future,TASK_STATE_COMPLETED,true"})
     void eachStopReasonEndsTheTaskInItsState(String stopReason, TaskState state, boolean artifact) throws Exception {
-        TaskRecorder r = bridge.run("stop-reasons", "stop " + stopReason);
+        StreamRecorder r = bridge.run("stop-reasons", "stop " + stopReason);
         assertThat(r.finalState()).isEqualTo(state);
         assertThat(r.artifacts()).hasSize(artifact ? 1 : 0);
         if (artifact) {
@@ -168,7 +168,7 @@ class AcpExecutorTest {
     @Test
     void anAuthenticationErrorFailsTheTaskInPlainWords() throws Exception {
         // PEER (claude-agent-acp): without credentials, session/prompt answers -32000 "Authentication required".
-        TaskRecorder r = bridge.run(ctx(), "auth");
+        StreamRecorder r = bridge.run(ctx(), "auth");
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
         assertThat(r.lastSaid()).contains("is not logged in").contains("Authentication required")
                 .contains("Log the fake agent in");
@@ -178,7 +178,7 @@ class AcpExecutorTest {
     void anAgentThatDiesMidTurnFailsTheTaskAndTheNextTaskGetsAFreshAgent() throws Exception {
         String c = ctx();
         long before = bridge.pids(c)[0];
-        TaskRecorder r = bridge.run(c, "crash");
+        StreamRecorder r = bridge.run(c, "crash");
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
         assertThat(r.lastSaid()).contains("exited with status 3").contains("fresh agent");
         ProcessAssertions.assertGone(before);
@@ -187,7 +187,7 @@ class AcpExecutorTest {
 
     @Test
     void linesThatAreNotJsonRpcAreSkipped() throws Exception {
-        TaskRecorder r = bridge.run(ctx(), "garbage");
+        StreamRecorder r = bridge.run(ctx(), "garbage");
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(answer(r)).isEqualTo("still here");
     }
@@ -195,7 +195,7 @@ class AcpExecutorTest {
     @Test
     void aCancelDuringTheTurnBecomesSessionCancelAndEndsCanceled() throws Exception {
         // PROTOCOL (ACP): session/cancel is a notification; the prompt then answers stopReason "cancelled".
-        TaskRecorder r = bridge.send(ctx(), "", "wait").awaitSaid("waiting for a cancel");
+        StreamRecorder r = bridge.send(ctx(), "", "wait").awaitSaid("waiting for a cancel");
         assertThat(bridge.cancel(r.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
         r.awaitEnd();
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
@@ -209,8 +209,8 @@ class AcpExecutorTest {
         // time, so the second task of a conversation queues; its cancel reaches it through the turn's
         // cancel signal, ends it at once, and the agent never sees its prompt.
         String context = ctx();
-        TaskRecorder first = bridge.send(context, "", "wait").awaitSaid("waiting for a cancel");
-        TaskRecorder queued = bridge.send(context, "", "echo queued-" + context);
+        StreamRecorder first = bridge.send(context, "", "wait").awaitSaid("waiting for a cancel");
+        StreamRecorder queued = bridge.send(context, "", "echo queued-" + context);
         assertThat(bridge.cancel(queued.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
         queued.awaitEnd();
         assertThat(queued.finalState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
@@ -224,22 +224,22 @@ class AcpExecutorTest {
 
     @Test
     void aTurnThatEndsNormallyDespiteTheCancelKeepsItsArtifactAndEndsCanceled() throws Exception {
-        TaskRecorder r = bridge.send(ctx(), "", "wait-ignore").awaitSaid("waiting for a cancel");
+        StreamRecorder r = bridge.send(ctx(), "", "wait-ignore").awaitSaid("waiting for a cancel");
         assertThat(bridge.cancel(r.taskId()).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
         r.awaitEnd();
-        assertThat(r.kinds()).containsSubsequence("artifact", "status:CANCELED");
+        assertThat(r.kinds()).containsSubsequence("artifact:answer", "status:CANCELED");
         assertThat(answer(r)).contains("cancel seen");
     }
 
     @Test
     void permissionVerdictsReachTheCallerInBothDirections() throws Exception {
         String c = ctx();
-        TaskRecorder allowed = bridge.run(c, "permission edit notes.txt");
+        StreamRecorder allowed = bridge.run(c, "permission edit notes.txt");
         assertThat(allowed.said()).anySatisfy(s -> assertThat(s).startsWith("Allowed: "));
         assertThat(answer(allowed)).isEqualTo("permission: selected yes");
         assertThat(allowed.lastSaid()).doesNotContain("refused");
 
-        TaskRecorder refused = bridge.run(c, "permission edit /etc/hosts");
+        StreamRecorder refused = bridge.run(c, "permission edit /etc/hosts");
         assertThat(answer(refused)).isEqualTo("permission: selected no");
         assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(refused.lastSaid()).contains("Legate refused 1 request").contains("/etc/hosts")
@@ -253,11 +253,11 @@ class AcpExecutorTest {
 
     @Test
     void filesAreServedOnlyInsideTheSessionRoot() throws Exception {
-        TaskRecorder inside = bridge.run(ctx(), "write notes/a.txt first\nsecond");
+        StreamRecorder inside = bridge.run(ctx(), "write notes/a.txt first\nsecond");
         assertThat(answer(inside)).isEqualTo("read back: first\n");
 
         Path outside = dir.resolve("outside.txt");
-        TaskRecorder refused = bridge.run(ctx(), "write " + outside + " stolen");
+        StreamRecorder refused = bridge.run(ctx(), "write " + outside + " stolen");
         assertThat(answer(refused)).startsWith("write error -32602");
         assertThat(refused.lastSaid()).contains("Legate refused 1 request").contains("fs/write_text_file");
         assertThat(outside).doesNotExist();

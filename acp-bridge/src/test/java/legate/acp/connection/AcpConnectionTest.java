@@ -18,13 +18,18 @@ import legate.acp.protocol.NewSessionRequest;
 import legate.acp.protocol.PromptRequest;
 import legate.acp.protocol.SessionNotification;
 import legate.acp.protocol.SessionUpdate;
+import legate.testsupport.Cleanup;
 import legate.wire.jsonrpc.JsonRpcError;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The JSON-RPC transport over a real child's pipes, against FakeAcpAgent. */
 class AcpConnectionTest {
+    // Each test: no agent process, nor anything an agent started, may outlive it.
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
     @TempDir
     Path dir;
     private AdapterProcess process;

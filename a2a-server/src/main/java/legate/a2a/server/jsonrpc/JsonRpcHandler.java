@@ -178,4 +178,9 @@ public final class JsonRpcHandler extends Handler.Abstract {
             super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
         }
     }
+
+    /** The streams this handler is writing now, from their first event until their last write. */
+    public int openStreams() {
+        return keepAlive.openStreams();
+    }
 }

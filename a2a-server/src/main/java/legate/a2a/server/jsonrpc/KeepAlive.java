@@ -39,6 +39,10 @@ final class KeepAlive {
         open.remove(stream);
     }
 
+    int openStreams() {
+        return open.size();
+    }
+
     private void sweep() {
         for (SseResponse s : open) {
             s.keepAliveIfSilentFor(silenceNanos);

@@ -22,6 +22,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
+import legate.testsupport.Cleanup;
 import legate.wire.json.WireJson;
 import legate.wire.sse.SseParser;
 import lf.a2a.v1.AgentCapabilities;
@@ -31,6 +32,7 @@ import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The JSON-RPC binding as a client sees it on a real loopback socket: status codes, headers, error
@@ -40,6 +42,9 @@ import org.junit.jupiter.api.Test;
 class JsonRpcBindingTest {
     private static final int BODY_LIMIT = 4096;
     private static final CountDownLatch slowTurnMayFinish = new CountDownLatch(1);
+    // Closes the server after the class; after each test, every stream it opened must be over.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static AgentServer server;
     private static URI rpc;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -63,13 +68,14 @@ class JsonRpcBindingTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", BODY_LIMIT, Duration.ofSeconds(2)),
+        server = cleanup.register(AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", BODY_LIMIT, Duration.ofSeconds(2)),
                 port -> AgentCard.newBuilder().setName("echo").setDescription("d").setVersion("1")
                         .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
                                 .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
                         .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true).setPushNotifications(false))
                         .build(),
-                new EchoExecutor());
+                new EchoExecutor()));
+        cleanup.watch("the agent", server::openStreams);
         int port = server.start();
         rpc = URI.create("http://127.0.0.1:" + port + "/");
     }
@@ -77,7 +83,6 @@ class JsonRpcBindingTest {
     @AfterAll
     static void stop() throws Exception {
         slowTurnMayFinish.countDown();
-        server.stop();
     }
 
     record Reply(int status, String contentType, JsonNode body, String raw) {

@@ -23,6 +23,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
+import legate.testsupport.Cleanup;
 import legate.wire.json.WireJson;
 import legate.wire.sse.SseParser;
 import lf.a2a.v1.AgentCapabilities;
@@ -34,6 +35,7 @@ import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stream is written by whichever thread publishes the task's events, not by a thread of its own:
@@ -43,6 +45,9 @@ import org.junit.jupiter.api.Test;
 class SseResponseTest {
     private static final int BURST = 3_000;
     private static final CountDownLatch quietTurnMayEnd = new CountDownLatch(1);
+    // Closes the server after the class; after each test, every stream it opened must be over.
+    @RegisterExtension
+    static final Cleanup cleanup = new Cleanup();
     private static AgentServer server;
     private static URI rpc;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -71,20 +76,20 @@ class SseResponseTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", 4096, Duration.ofSeconds(2), Duration.ofMillis(300)),
+        server = cleanup.register(AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", 4096, Duration.ofSeconds(2), Duration.ofMillis(300)),
                 port -> AgentCard.newBuilder().setName("burst").setDescription("d").setVersion("1")
                         .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
                                 .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
                         .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true))
                         .build(),
-                new Executor());
+                new Executor()));
+        cleanup.watch("the agent", server::openStreams);
         rpc = URI.create("http://127.0.0.1:" + server.start() + "/");
     }
 
     @AfterAll
     static void stop() throws Exception {
         quietTurnMayEnd.countDown();
-        server.stop();
     }
 
     private static String streamRequest(String text) {

@@ -1,5 +1,6 @@
 package legate.a2a.server.task;
 
+import static legate.a2a.server.task.RecordingSubscriber.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.server.AgentExecutor;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.Artifact;
@@ -192,9 +194,9 @@ class RequestHandlerTest {
                 refused.countDown();
             }
         }));
-        StreamRecorder rec = StreamRecorder.drain(h.sendStreamingMessage(send("hi")));
+        StreamRecorder rec = record(h.sendStreamingMessage(send("hi"))).awaitEnd();
         assertThat(refused.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(rec.kinds()).containsExactly("task:SUBMITTED", "status:WORKING", "artifact", "status:COMPLETED");
+        assertThat(rec.kinds()).containsExactly("task:SUBMITTED", "status:WORKING", "artifact:a", "status:COMPLETED");
     }
 
     // ------------------------------------------------------------------ continuation rules
@@ -332,7 +334,7 @@ class RequestHandlerTest {
         // the task outlives the call: subscribing sees it through to the end
         Subscription later = h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(first.getId()).build());
         release.countDown();
-        StreamRecorder rec = StreamRecorder.drain(later);
+        StreamRecorder rec = record(later).awaitEnd();
         assertThat(rec.kinds()).last().isEqualTo("status:COMPLETED");
     }
 
@@ -418,7 +420,7 @@ class RequestHandlerTest {
             turnsMayRun.countDown();
             assertThat(requestedAtStart.get(5, TimeUnit.SECONDS)).as("the executor saw the cancel at its start").isTrue();
             assertThat(cancel.get(5, TimeUnit.SECONDS).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
-            assertThat(StreamRecorder.drain(reply).kinds()).containsExactly(
+            assertThat(record(reply).awaitEnd().kinds()).containsExactly(
                     "task:INPUT_REQUIRED", "status:WORKING", "status:CANCELED");
         } finally {
             turnsMayRun.countDown();
@@ -520,7 +522,7 @@ class RequestHandlerTest {
         Subscription.Signal first = stream.poll(Duration.ofSeconds(5));
         String taskId = ((Subscription.Signal.Event) first).event().getTask().getId();
         h.cancelTask(CancelTaskRequest.newBuilder().setId(taskId).build());
-        assertThat(StreamRecorder.drain(stream).kinds()).containsExactly("status:WORKING", "status:CANCELED");
+        assertThat(record(stream).awaitEnd().kinds()).containsExactly("status:WORKING", "status:CANCELED");
     }
 
     // ------------------------------------------------------------------ subscribe
@@ -541,10 +543,10 @@ class RequestHandlerTest {
 
         Subscription late = h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(taskId).build());
         release.countDown();
-        StreamRecorder rec = StreamRecorder.drain(late);
+        StreamRecorder rec = record(late).awaitEnd();
         // PROTOCOL (A2A §3.1.6): first a snapshot of the current state, then only new events.
         assertThat(rec.kinds()).containsExactly("task:WORKING", "status:COMPLETED");
-        assertThat(StreamRecorder.drain(original).kinds()).containsExactly("status:COMPLETED");
+        assertThat(record(original).awaitEnd().kinds()).containsExactly("status:COMPLETED");
     }
 
     @Test
@@ -559,15 +561,15 @@ class RequestHandlerTest {
     void subscribingToAParkedTaskGivesTheSnapshotAndCloses() throws Exception {
         RequestHandler h = handler(new ScriptedExecutor(ASK_THEN_COMPLETE));
         Task parked = h.sendMessage(send("")).getTask();
-        StreamRecorder rec = StreamRecorder.drain(h.subscribeToTask(
-                SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build()));
+        StreamRecorder rec = record(h.subscribeToTask(
+                SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build())).awaitEnd();
         assertThat(rec.kinds()).containsExactly("task:INPUT_REQUIRED");
     }
 
     @Test
     void aStreamEndsAtInputRequired() throws Exception {
         RequestHandler h = handler(new ScriptedExecutor(ASK_THEN_COMPLETE));
-        assertThat(StreamRecorder.drain(h.sendStreamingMessage(send(""))).kinds())
+        assertThat(record(h.sendStreamingMessage(send(""))).awaitEnd().kinds())
                 .containsExactly("task:SUBMITTED", "status:INPUT_REQUIRED");
     }
 
