@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
 
 /**
  * The benchmark conductor that {@code bench/run} starts (bench/README.md): it runs the seven
- * workloads of issue #6 against Legate's {@code agent} and the reference Revisor built on
+ * workloads of bench/README.md against Legate's {@code agent} and the reference Revisor built on
  * {@code @a2a-js/sdk}, both started here on 127.0.0.1, in alternating order over rounds; it prints
  * the table, writes the raw figures to {@code bench/results/} and, for a full run, the table to
  * {@code docs/benchmarks.md}.
@@ -447,7 +447,7 @@ public final class Bench {
                 o.bridgeChunks) + " one-token chunks (" + rounds(o.bridgeRounds) + ")", "bridge", "", "");
         String help = Proc.capture(List.of(java, "-jar", jar.toString(), "bridge", "--help"), run, 60);
         if (help == null || !help.contains("--agent-cmd")) {
-            // HOOK (issue #6): the bridge is being written; until this build has `bridge --agent-cmd`
+            // HOOK: for a build from before the bridge existed: until this build has `bridge --agent-cmd`
             // the workload only says so. Nothing else needs to change when it lands.
             Report.Row row = sec.row("bridge");
             row.note = "not yet available: this build has no `bin/legate bridge --agent-cmd`";

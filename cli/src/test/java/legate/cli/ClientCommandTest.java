@@ -52,14 +52,13 @@ class ClientCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO)));
-        cleanup.watch("Revisor", revisor::openStreams);
-        revisorUrl = "http://127.0.0.1:" + revisor.start();
-        endsAsAsked = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build("Ends as asked", "http://127.0.0.1:" + port + "/"), new EndsAsAskedExecutor()));
-        cleanup.watch("the agent that ends as asked", endsAsAsked::openStreams);
-        endsAsAskedUrl = "http://127.0.0.1:" + endsAsAsked.start();
+        revisor = AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO));
+        revisorUrl = "http://127.0.0.1:" + cleanup.start("Revisor", revisor, AgentServer::start, AgentServer::openStreams);
+        endsAsAsked = AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build("Ends as asked", "http://127.0.0.1:" + port + "/"), new EndsAsAskedExecutor());
+        endsAsAskedUrl = "http://127.0.0.1:" + cleanup.start("the agent that ends as asked", endsAsAsked,
+                AgentServer::start, AgentServer::openStreams);
     }
 
     /** Runs {@code legate ARGS} with AGENT_URL set as the environment would set it. */
@@ -201,11 +200,6 @@ class ClientCommandTest {
             String asked = context.message().getParts(0).getText().strip();
             events.status(TaskState.TASK_STATE_WORKING, null);
             events.status(TaskState.valueOf(asked), events.agentText("the test asked for " + asked));
-        }
-
-        @Override
-        public void cancel(String taskId) {
-            // every turn ends at once; there is nothing to stop
         }
     }
 }

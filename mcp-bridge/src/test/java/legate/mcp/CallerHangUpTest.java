@@ -40,11 +40,11 @@ class CallerHangUpTest {
     // endpoint goes on serving.
     @Test
     void aCallerThatHangsUpLeavesTheTaskRunningToCompletion() throws Exception {
-        AgentServer revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
-                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ofMillis(400))));
+        AgentServer revisor = AgentServer.create(ServerConfig.loopback(0),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ofMillis(400)));
         // The stream the endpoint opened to the agent for the call must not outlive the test.
-        cleanup.watch("Revisor", revisor::openStreams);
-        URI revisorUrl = URI.create("http://127.0.0.1:" + revisor.start() + "/");
+        int revisorPort = cleanup.start("Revisor", revisor, AgentServer::start, AgentServer::openStreams);
+        URI revisorUrl = URI.create("http://127.0.0.1:" + revisorPort + "/");
         McpEndpoint endpoint = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of("revisor", revisorUrl))
                 .withTimers(Duration.ofMillis(100), Duration.ofSeconds(30))));
         endpoint.start();

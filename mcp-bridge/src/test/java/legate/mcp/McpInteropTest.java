@@ -37,12 +37,11 @@ class McpInteropTest {
 
     @BeforeAll
     static void start() throws Exception {
-        AgentServer revisor = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+        AgentServer revisor = AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(50))));
+                new RevisorExecutor(Duration.ofMillis(50)));
         // Every stream an endpoint opens to Revisor for a tool call must be over when the checks are.
-        cleanup.watch("Revisor", revisor::openStreams);
-        URI revisorUrl = URI.create("http://127.0.0.1:" + revisor.start() + "/");
+        URI revisorUrl = URI.create("http://127.0.0.1:" + cleanup.start("Revisor", revisor, AgentServer::start, AgentServer::openStreams) + "/");
         FakeAgent quiet = cleanup.register(new FakeAgent("quiet", FakeAgent.Script.QUIET));
         quiet.start();
         FakeAgent cut = cleanup.register(new FakeAgent("cut", FakeAgent.Script.CUT));

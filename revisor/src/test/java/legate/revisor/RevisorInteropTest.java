@@ -26,11 +26,10 @@ class RevisorInteropTest {
     @BeforeAll
     static void start() throws Exception {
         // The cancel and resubscribe checks must catch a task between steps: 300 ms per step.
-        AgentServer server = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+        AgentServer server = AgentServer.create(ServerConfig.loopback(0),
                 p -> RevisorCard.build(null, "http://127.0.0.1:" + p + "/"),
-                new RevisorExecutor(Duration.ofMillis(300))));
-        cleanup.watch("the Revisor server", server::openStreams);
-        port = server.start();
+                new RevisorExecutor(Duration.ofMillis(300)));
+        port = cleanup.start("the Revisor server", server, AgentServer::start, AgentServer::openStreams);
     }
 
     @Test

@@ -34,11 +34,10 @@ class RawScriptTest {
 
     @BeforeAll
     static void startAgent() throws Exception {
-        AgentServer agent = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+        AgentServer agent = AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(20))));
-        cleanup.watch("the agent", agent::openStreams);
-        agentUrl = "http://127.0.0.1:" + agent.start();
+                new RevisorExecutor(Duration.ofMillis(20)));
+        agentUrl = "http://127.0.0.1:" + cleanup.start("the agent", agent, AgentServer::start, AgentServer::openStreams);
     }
 
     // Rule: raw.sh shows what it claims, step by step: the card, -32009 without A2A-Version, the

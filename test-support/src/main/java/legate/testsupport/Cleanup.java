@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @RegisterExtension
  * final Cleanup cleanup = new Cleanup();
  *
- * AgentServer server = cleanup.register(AgentServer.create(...));
- * cleanup.watch("agent", server::openStreams);
+ * AgentServer server = AgentServer.create(ServerConfig.loopback(0), ...);
+ * int port = cleanup.start("agent", server, AgentServer::start, AgentServer::openStreams);
  * }</pre>
  *
  * <p>Its scope is the field's. On an instance field, each test is checked on its own: the child
@@ -80,6 +81,25 @@ public final class Cleanup implements BeforeAllCallback, AfterAllCallback, Befor
             }
         }));
         return process;
+    }
+
+    /** How a test starts a server: binds it (port 0 in tests) and returns the port it got. */
+    @FunctionalInterface
+    public interface Start<S> {
+        int start(S server) throws Exception;
+    }
+
+    /**
+     * Starts {@code server} and returns its port; from then on it is closed after the test (or the
+     * class) and watched: a stream it still holds after a test fails that test. A server that fails
+     * to start is closed all the same, after the test.
+     */
+    public <S extends AutoCloseable> int start(String name, S server, Start<S> start, ToIntFunction<S> openStreams)
+            throws Exception {
+        register(server);
+        int port = start.start(server);
+        watch(name, () -> openStreams.applyAsInt(server));
+        return port;
     }
 
     /**

@@ -174,6 +174,45 @@ class CleanupTest {
         tests(ClosesItsStreams.class).assertStatistics(s -> s.succeeded(1));
     }
 
+    /** A server as a test sees one: started on port 0, then holding a stream the test forgot. */
+    static final class SampleServer implements AutoCloseable {
+        int openStreams;
+
+        int start() {
+            closed.add("started");
+            return 0;
+        }
+
+        @Override
+        public void close() {
+            closed.add("closed");
+        }
+    }
+
+    static class StartsAServerAndLeavesAStream {
+        @RegisterExtension
+        final Cleanup cleanup = new Cleanup(SHORT);
+
+        @Test
+        void startsAServer() throws Exception {
+            SampleServer server = new SampleServer();
+            assertThat(cleanup.start("the started server", server, SampleServer::start, s -> s.openStreams)).isZero();
+            server.openStreams = 1;
+        }
+    }
+
+    // Rule: a server started through the extension is closed after the test and watched: a stream
+    // it still holds fails the test that opened it.
+    @Test
+    void aStartedServerIsWatchedAndClosed() {
+        closed.clear();
+        Events events = tests(StartsAServerAndLeavesAStream.class);
+
+        events.assertStatistics(s -> s.failed(1));
+        assertThat(failureOf(events)).hasMessageContaining("the started server still holds 1 open stream");
+        assertThat(closed).containsExactly("started", "closed");
+    }
+
     static class RegistersTwo {
         @RegisterExtension
         final Cleanup cleanup = new Cleanup(SHORT);

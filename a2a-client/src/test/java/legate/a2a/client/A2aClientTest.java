@@ -19,11 +19,10 @@ class A2aClientTest extends RevisorContract {
 
     @BeforeAll
     static void start() throws Exception {
-        AgentServer server = cleanup.register(AgentServer.create(ServerConfig.loopback(0),
+        AgentServer server = AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
-                new RevisorExecutor(Duration.ofMillis(150))));
-        cleanup.watch("the Revisor server", server::openStreams);
-        int port = server.start();
+                new RevisorExecutor(Duration.ofMillis(150)));
+        int port = cleanup.start("the Revisor server", server, AgentServer::start, AgentServer::openStreams);
         client = cleanup.register(A2aClient.connect(URI.create("http://127.0.0.1:" + port)));
     }
 

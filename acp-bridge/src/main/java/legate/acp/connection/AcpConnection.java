@@ -22,7 +22,7 @@ import legate.wire.jsonrpc.JsonRpcMessage;
  * stdout, with request ids and futures, agent-to-client requests dispatched to a
  * {@link ClientHandler}, and stderr drained.
  *
- * <p>One reader thread owns stdout (acp-notes.md, "a robust client"): a line that is not JSON is
+ * <p>One reader thread owns stdout (docs/peers.md §6, a robust ACP client): a line that is not JSON is
  * reported and skipped; updates are delivered in arrival order; when the process exits or stdout
  * closes, every pending request fails at once with {@link ConnectionClosed}. Requests carry no
  * timeout of their own: a prompt may run for an hour, and a handshake's caller bounds its wait.

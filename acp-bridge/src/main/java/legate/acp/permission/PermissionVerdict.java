@@ -21,9 +21,9 @@ public record PermissionVerdict(boolean allowed, String optionId, String reason)
 
     // PEER (codex-acp 0.16.0): a command approval offers "denied" ("No, continue without running it")
     // beside "abort" ("No, and tell Codex what to do differently"), both reject_once; "abort" ends the
-    // whole turn, and so does "cancel", offered for MCP tool approvals (acp-notes.md names the narrow
-    // one "decline"). A refusal that ends the turn is the last resort; a patch offers only "approved"
-    // and "abort", so a refused edit does end codex's turn.
+    // whole turn, and so does "cancel", offered for MCP tool approvals beside the narrow "decline"
+    // (docs/peers.md §6). A refusal that ends the turn is the last resort; a patch offers only
+    // "approved" and "abort", so a refused edit does end codex's turn.
     private static final Set<String> TURN_ENDING_REFUSALS = Set.of("cancel", "abort");
 
     /**

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * One {@code session/update} from the agent, by its {@code sessionUpdate} kind. The kinds the bridge
  * translates are members; every other kind, named in the spec or invented by a newer agent, is
- * {@link Unknown} with its raw JSON, never an error (acp-notes.md).
+ * {@link Unknown} with its raw JSON, never an error: kinds grow with new adapter versions (docs/peers.md §6).
  */
 public sealed interface SessionUpdate {
 

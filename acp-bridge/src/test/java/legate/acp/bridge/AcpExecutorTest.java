@@ -77,7 +77,7 @@ class AcpExecutorTest {
 
     @Test
     void theSupervisedModeIsSelectedAfterSessionNew() throws Exception {
-        // Issue 4: after session/new the bridge selects the supervised mode (the fake starts in "ask").
+        // Supervision: after session/new the bridge selects the supervised mode (the fake starts in "ask").
         assertThat(answer(bridge.run(ctx(), "mode"))).isEqualTo("mode default");
     }
 

@@ -17,7 +17,7 @@ class PermissionVerdictTest {
             new PermissionOption("allow", "Allow", "allow_once"),
             new PermissionOption("reject", "Reject", "reject_once"));
 
-    // The ids acp-notes.md gives for codex: "cancel" ends the whole turn, "decline" refuses one tool.
+    // PEER (codex-acp 0.16.0, docs/peers.md §6): for an MCP tool "cancel" ends the whole turn, "decline" refuses one tool.
     static final List<PermissionOption> CODEX_DECLINE_CANCEL = List.of(
             new PermissionOption("approved", "Yes", "allow_once"),
             new PermissionOption("cancel", "Cancel", "reject_once"),

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The JSON-RPC binding as a client sees it on a real loopback socket: status codes, headers, error
- * bodies and SSE frames (A2A §9, and the JS SDK 1.2.0 answers recorded in the digest). One server
+ * bodies and SSE frames (A2A §9, and the JS SDK 1.2.0 answers in docs/peers.md §2). One server
  * serves every test, so each bad request also proves the next caller is still served.
  */
 class JsonRpcBindingTest {
@@ -60,23 +60,18 @@ class JsonRpcBindingTest {
             }
             events.status(TaskState.TASK_STATE_COMPLETED, null);
         }
-
-        @Override
-        public void cancel(String taskId) {
-        }
     }
 
     @BeforeAll
     static void start() throws Exception {
-        server = cleanup.register(AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", BODY_LIMIT, Duration.ofSeconds(2)),
+        server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", BODY_LIMIT, Duration.ofSeconds(2)),
                 port -> AgentCard.newBuilder().setName("echo").setDescription("d").setVersion("1")
                         .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
                                 .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
                         .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true).setPushNotifications(false))
                         .build(),
-                new EchoExecutor()));
-        cleanup.watch("the agent", server::openStreams);
-        int port = server.start();
+                new EchoExecutor());
+        int port = cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
         rpc = URI.create("http://127.0.0.1:" + port + "/");
     }
 

@@ -68,23 +68,18 @@ class SseResponseTest {
             }
             events.status(TaskState.TASK_STATE_COMPLETED, null);
         }
-
-        @Override
-        public void cancel(String taskId) {
-        }
     }
 
     @BeforeAll
     static void start() throws Exception {
-        server = cleanup.register(AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", 4096, Duration.ofSeconds(2), Duration.ofMillis(300)),
+        server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", 4096, Duration.ofSeconds(2), Duration.ofMillis(300)),
                 port -> AgentCard.newBuilder().setName("burst").setDescription("d").setVersion("1")
                         .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
                                 .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
                         .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true))
                         .build(),
-                new Executor()));
-        cleanup.watch("the agent", server::openStreams);
-        rpc = URI.create("http://127.0.0.1:" + server.start() + "/");
+                new Executor());
+        rpc = URI.create("http://127.0.0.1:" + cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams) + "/");
     }
 
     @AfterAll
