@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import legate.a2a.model.TaskStates;
+import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 
@@ -29,14 +30,17 @@ import lf.a2a.v1.TaskState;
  */
 public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, Stored> tasks = new ConcurrentHashMap<>();
+    private final Map<String, Log> logs = new ConcurrentHashMap<>();
+    private final Map<String, String> contexts = new ConcurrentHashMap<>();
 
     /** A task as kept: the task or its encoding, and what {@link #list} reads without decoding. */
-    private record Stored(String id, String contextId, TaskState state, Instant statusTime, Task live, byte[] encoded) {
-        static Stored of(Task t) {
+    private record Stored(String id, String contextId, TaskState state, Instant statusTime, Task live, byte[] encoded,
+                          long lastSeq) {
+        static Stored of(Task t, long lastSeq) {
             TaskState state = t.getStatus().getState();
             boolean settled = TaskStates.endsTurn(state);
             return new Stored(t.getId(), t.getContextId(), state, key(t.getStatus().getTimestamp()),
-                    settled ? null : t, settled ? t.toByteArray() : null);
+                    settled ? null : t, settled ? t.toByteArray() : null, lastSeq);
         }
 
         Task task() {
@@ -51,20 +55,89 @@ public final class InMemoryTaskStore implements TaskStore {
         }
     }
 
+    /** One task's events, encoded, in sequence order; the first is number 1. */
+    private static final class Log {
+        private final List<byte[]> events = new ArrayList<>();
+
+        synchronized void add(long seq, StreamResponse event) {
+            if (seq != events.size() + 1) {
+                throw new IllegalStateException("event " + seq + " appended after event " + events.size());
+            }
+            events.add(event.toByteArray());
+        }
+
+        synchronized List<byte[]> after(long seq) {
+            return seq >= events.size() ? List.of() : List.copyOf(events.subList((int) Math.max(0, seq), events.size()));
+        }
+    }
+
     // PROTOCOL (A2A §3.1.4): newest status first; the id breaks ties so pages never overlap.
     private static final Comparator<Stored> NEWEST_FIRST = Comparator
             .comparing(Stored::statusTime, Comparator.reverseOrder())
             .thenComparing(Stored::id);
 
     @Override
-    public Optional<Task> get(String taskId) {
+    public Optional<StoredTask> load(String taskId) {
         Stored s = tasks.get(taskId);
-        return s == null ? Optional.empty() : Optional.of(s.task());
+        return s == null ? Optional.empty() : Optional.of(new StoredTask(s.task(), s.lastSeq()));
     }
 
     @Override
-    public void save(Task task) {
-        tasks.put(task.getId(), Stored.of(task));
+    public void append(TaskEvent event, boolean durable) {
+        logs.computeIfAbsent(event.taskId(), id -> new Log()).add(event.seq(), event.event());
+        tasks.put(event.taskId(), Stored.of(event.task(), event.seq()));
+    }
+
+    @Override
+    public List<LoggedEvent> eventsAfter(String taskId, long afterSeq) {
+        Log log = logs.get(taskId);
+        if (log == null) {
+            return List.of();
+        }
+        List<byte[]> encoded = log.after(afterSeq);
+        List<LoggedEvent> out = new ArrayList<>(encoded.size());
+        long seq = Math.max(0, afterSeq);
+        for (byte[] e : encoded) {
+            try {
+                out.add(new LoggedEvent(++seq, StreamResponse.parseFrom(e)));
+            } catch (InvalidProtocolBufferException ex) {
+                throw new IllegalStateException("a logged event no longer decodes: " + taskId, ex);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<StoredTask> unsettled() {
+        List<StoredTask> out = new ArrayList<>();
+        for (Stored s : tasks.values()) {
+            if (s.state() == TaskState.TASK_STATE_SUBMITTED || s.state() == TaskState.TASK_STATE_WORKING) {
+                out.add(new StoredTask(s.task(), s.lastSeq()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int deleteTerminalBefore(Instant cutoff) {
+        int deleted = 0;
+        for (Stored s : tasks.values()) {
+            if (TaskStates.isTerminal(s.state()) && s.statusTime().isBefore(cutoff) && tasks.remove(s.id(), s)) {
+                logs.remove(s.id());
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    @Override
+    public Optional<String> contextState(String contextId) {
+        return Optional.ofNullable(contexts.get(contextId));
+    }
+
+    @Override
+    public void saveContextState(String contextId, String state) {
+        contexts.put(contextId, state);
     }
 
     @Override

@@ -5,24 +5,27 @@ import legate.a2a.server.RandomIds;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.Role;
+import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import lf.a2a.v1.TaskStatus;
+import lf.a2a.v1.TaskStatusUpdateEvent;
 
 /**
  * A task that is not terminal and has no turn running: interrupted in INPUT_REQUIRED or
  * AUTH_REQUIRED (a turn never ends leaving its task SUBMITTED or WORKING). Nobody publishes for it
  * until a reply starts the next turn, so when it is canceled the server ends it itself.
  *
- * @param task the task as stored
+ * @param stored the task as stored, with the sequence number of its latest event
  */
-record ParkedTask(Task task) {
+record ParkedTask(StoredTask stored) {
 
     /**
-     * The task CANCELED, with the agent's status message joining the history as every status
-     * message does (PEER @a2a-js/sdk 1.2.0).
+     * The status update that ends the task CANCELED, as the next event of its log, with the
+     * agent's status message joining the history as every status message does (PEER @a2a-js/sdk 1.2.0).
      */
-    Task canceled(Instant now) {
+    TaskEvent canceled(Instant now) {
+        Task task = stored.task();
         Message said = Message.newBuilder()
                 .setMessageId(RandomIds.next())
                 .setRole(Role.ROLE_AGENT)
@@ -35,6 +38,8 @@ record ParkedTask(Task task) {
                 .setMessage(said)
                 .setTimestamp(TaskRun.timestamp(now))
                 .build();
-        return task.toBuilder().setStatus(status).addHistory(said).build();
+        StreamResponse update = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
+                .setTaskId(task.getId()).setContextId(task.getContextId()).setStatus(status)).build();
+        return new TaskEvent(stored.lastSeq() + 1, update, task.toBuilder().setStatus(status).addHistory(said).build());
     }
 }

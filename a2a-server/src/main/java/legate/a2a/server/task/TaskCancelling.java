@@ -53,13 +53,14 @@ final class TaskCancelling {
             if (run != null && run.requestCancel()) {
                 return run;
             }
-            Task stored = reading.stored(id);
+            StoredTask storedTask = reading.storedWithSeq(id);
+            Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 throw A2aError.TASK_NOT_CANCELABLE.exception("Task " + id + " is already "
                         + TaskStates.label(stored.getStatus().getState()) + " and cannot be canceled");
             }
             // No turn is running (or the last one is over): nobody else will publish for the task.
-            store.save(new ParkedTask(stored).canceled(clock.instant()));
+            store.append(new ParkedTask(storedTask).canceled(clock.instant()), true);
             return null;
         });
         if (running == null) {

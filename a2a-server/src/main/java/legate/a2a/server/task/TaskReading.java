@@ -64,6 +64,11 @@ final class TaskReading {
 
     /** The stored task, or -32001. */
     Task stored(String id) {
-        return store.get(id).orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
+        return storedWithSeq(id).task();
+    }
+
+    /** The stored task with the sequence number of its latest event, or -32001. */
+    StoredTask storedWithSeq(String id) {
+        return store.load(id).orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
     }
 }

@@ -52,8 +52,13 @@ final class TaskRun implements EventSink {
     private Task current;
     private Message answer;
     private boolean finished;
+    /** The sequence number of the task's latest logged event (0 for a new task). */
+    private long lastSeq;
 
-    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask) {
+    /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
+    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
+            long lastSeq) {
+        this.lastSeq = lastSeq;
         this.taskId = taskId;
         this.contextId = contextId;
         this.executorName = executorName;
@@ -82,12 +87,18 @@ final class TaskRun implements EventSink {
     }
 
     /**
-     * Raises the cancel for this turn unless the turn is already over (its executor returned, or it
-     * reached a terminal state); false then, and the stored task alone decides what a cancel does.
-     * Atomic with {@link #finish}: a turn that ends after this returned true sees the cancel.
+     * Raises the cancel for this turn unless the turn is already over (its executor returned, it
+     * reached a terminal state, or it parked the task in INPUT_REQUIRED and is returning); false
+     * then, and the stored task alone decides what a cancel does. Atomic with {@link #finish}: a
+     * turn that ends after this returned true sees the cancel.
+     *
+     * <p>DEFECT: a cancel that arrived between a turn's INPUT_REQUIRED and its executor's return
+     * was handed to the turn, which no longer listened; the executor's parked-task hook was never
+     * called, and the bridge kept the conversation's agent held by a task that had ended.
      */
     synchronized boolean requestCancel() {
-        if (finished || (current != null && TaskStates.isTerminal(current.getStatus().getState()))) {
+        if (finished || askedForInput()
+                || (current != null && TaskStates.isTerminal(current.getStatus().getState()))) {
             return false;
         }
         cancel.request();
@@ -105,6 +116,12 @@ final class TaskRun implements EventSink {
         // (INPUT_REQUIRED); it restates where the turn starts, it does not end the turn.
         boolean restatesParkedState = !newTask && current == null;
         StreamResponse applied = apply(event);
+        if (!applied.hasMessage()) {
+            // Acknowledge after commit: the event that ends the turn is durable before anyone hears
+            // of it; the others are ordered in the log and committed shortly after.
+            boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
+            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn);
+        }
         for (Subscription s : subscribers) {
             s.offer(applied);
         }
@@ -156,7 +173,6 @@ final class TaskRun implements EventSink {
                     t = t.toBuilder().setStatus(t.getStatus().toBuilder().setTimestamp(now())).build();
                 }
                 current = t;
-                store.save(current);
                 return StreamResponse.newBuilder().setTask(current).build();
             }
             case MESSAGE -> {
@@ -180,7 +196,6 @@ final class TaskRun implements EventSink {
                     t.addHistory(u.getStatus().getMessage());
                 }
                 current = t.build();
-                store.save(current);
                 return StreamResponse.newBuilder().setStatusUpdate(u).build();
             }
             case ARTIFACT_UPDATE -> {
@@ -189,7 +204,6 @@ final class TaskRun implements EventSink {
                 checkIds(u.getTaskId(), u.getContextId(), "an artifact update");
                 u = u.toBuilder().setTaskId(taskId).setContextId(contextId).build();
                 current = withArtifact(current, u);
-                store.save(current);
                 return StreamResponse.newBuilder().setArtifactUpdate(u).build();
             }
             case PAYLOAD_NOT_SET -> throw violation("published an empty event");

@@ -1,17 +1,52 @@
 package legate.a2a.server.task;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import lf.a2a.v1.Task;
 
 /**
- * Where tasks live between and after calls: a task outlives the request that created it
- * (A2A §3.1.3). Implementations are thread-safe; {@link #save} replaces the whole task.
+ * Where tasks live between and after calls, and the ordered log of each task's events: a task
+ * outlives the request that created it (A2A §3.1.3), and its log is what a resumed stream replays.
+ *
+ * <p>Contract, for every implementation (memory, SQLite, PostgreSQL):
+ * <ul>
+ *   <li>A task changes only by {@link #append}: the event joins the task's log under the next
+ *       sequence number and the task as it stands after the event replaces the stored one, both
+ *       in one atomic step. Sequence numbers start at 1 and increase by one per task, across all
+ *       its turns; the caller (the task's run, which serialises a task's events) assigns them.
+ *   <li>Acknowledge after commit: an append marked {@code durable} returns only once that event,
+ *       and every event appended before it, survives a {@code kill -9} of the process. The run
+ *       marks the event that ends a turn (terminal, INPUT_REQUIRED, AUTH_REQUIRED) durable, and
+ *       tells no caller of it before, so nothing a caller was told the outcome of can be lost.
+ *       Other appends return once readers of this store see them and are committed shortly after,
+ *       in order (group commit); a crash may lose the last few of a turn still running, which a
+ *       restart then fails anyway.
+ *   <li>Thread-safe. Appends of one task come from one thread at a time; appends of different
+ *       tasks may come from many threads at once.
+ * </ul>
  */
-public interface TaskStore {
+public interface TaskStore extends AutoCloseable {
 
-    Optional<Task> get(String taskId);
+    /** The task as it stands after its latest event, and that event's sequence number. */
+    Optional<StoredTask> load(String taskId);
 
-    void save(Task task);
+    /** The task as it stands after its latest event. */
+    default Optional<Task> get(String taskId) {
+        return load(taskId).map(StoredTask::task);
+    }
+
+    /**
+     * Appends {@code event} to its task's log and stores the task after it, atomically. Reads of
+     * this store see both when it returns.
+     *
+     * @param durable wait until the event, and every one appended before it, is committed
+     * @throws IllegalStateException when the sequence number is not the task's next one
+     */
+    void append(TaskEvent event, boolean durable);
+
+    /** The task's events whose sequence number is above {@code afterSeq}, in order; empty for an unknown task. */
+    List<LoggedEvent> eventsAfter(String taskId, long afterSeq);
 
     /**
      * One page of the tasks matching the query, newest status first (A2A §3.1.4).
@@ -19,4 +54,21 @@ public interface TaskStore {
      * @throws IllegalArgumentException when the page token was not issued by this store
      */
     TaskPage list(TaskQuery query);
+
+    /** The tasks whose latest state is SUBMITTED or WORKING: the runs a restart interrupted. */
+    List<StoredTask> unsettled();
+
+    /** Deletes the terminal tasks whose status time is before {@code cutoff}, with their logs; returns how many. */
+    int deleteTerminalBefore(Instant cutoff);
+
+    /** What an executor keeps for a conversation (the bridge: its ACP session), or empty. */
+    Optional<String> contextState(String contextId);
+
+    /** Replaces what an executor keeps for a conversation. */
+    void saveContextState(String contextId, String state);
+
+    /** Releases what the store holds (connections, files); the default holds nothing. */
+    @Override
+    default void close() {
+    }
 }

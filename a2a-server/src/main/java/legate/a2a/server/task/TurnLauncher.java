@@ -61,7 +61,7 @@ final class TurnLauncher {
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
             String taskId = ids.get();
-            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true);
+            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0);
             live.started(run);
             return turn(run, message, null, configuration);
         }
@@ -71,7 +71,8 @@ final class TurnLauncher {
             // Looked at before the store: a turn found over has already stored its last state.
             TaskRun previous = live.get(taskId);
             boolean stillRunning = previous != null && !previous.isOver();
-            Task stored = reading.stored(taskId);
+            StoredTask storedTask = reading.storedWithSeq(taskId);
+            Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 // PROTOCOL (A2A §3.1.1): a terminal task accepts no further messages.
                 throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + taskId + " is "
@@ -87,7 +88,8 @@ final class TurnLauncher {
                         + TaskStates.label(stored.getStatus().getState())
                         + "; send the next message once it asks for input or finishes");
             }
-            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false);
+            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+                    storedTask.lastSeq());
             live.started(run);
             return turn(run, message, stored, configuration);
         });

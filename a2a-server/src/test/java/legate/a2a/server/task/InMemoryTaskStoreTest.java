@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.Role;
+import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import lf.a2a.v1.TaskStatus;
@@ -19,6 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class InMemoryTaskStoreTest {
     private final InMemoryTaskStore store = new InMemoryTaskStore();
+    private final Map<String, Long> seqs = new HashMap<>();
+
+    /** Stores {@code t} as its task's next event. */
+    private void save(Task t) {
+        long seq = seqs.merge(t.getId(), 1L, Long::sum);
+        store.append(new TaskEvent(seq, StreamResponse.newBuilder().setTask(t).build(), t), false);
+    }
 
     private static Task task(String id, String context, TaskState state, long second) {
         return Task.newBuilder().setId(id).setContextId(context)
@@ -33,24 +43,24 @@ class InMemoryTaskStoreTest {
     @Test
     void aTaskReadsBackAsSavedWhetherItsTurnIsRunningOrOver() {
         Task working = task("t1", "c1", TaskState.TASK_STATE_WORKING, 100);
-        store.save(working);
+        save(working);
         assertThat(store.get("t1")).contains(working);
         Task done = working.toBuilder().setStatus(working.getStatus().toBuilder()
                 .setState(TaskState.TASK_STATE_COMPLETED)).build();
-        store.save(done);
+        save(done);
         assertThat(store.get("t1")).contains(done);
         Task asking = task("t2", "c1", TaskState.TASK_STATE_INPUT_REQUIRED, 101);
-        store.save(asking);
+        save(asking);
         assertThat(store.get("t2")).contains(asking);
         assertThat(store.get("nope")).isEmpty();
     }
 
     @Test
     void listingFiltersAndPagesFinishedAndRunningTasksAlike() {
-        store.save(task("a", "c1", TaskState.TASK_STATE_COMPLETED, 100));
-        store.save(task("b", "c1", TaskState.TASK_STATE_WORKING, 200));
-        store.save(task("c", "c2", TaskState.TASK_STATE_COMPLETED, 300));
-        store.save(task("d", "c1", TaskState.TASK_STATE_FAILED, 400));
+        save(task("a", "c1", TaskState.TASK_STATE_COMPLETED, 100));
+        save(task("b", "c1", TaskState.TASK_STATE_WORKING, 200));
+        save(task("c", "c2", TaskState.TASK_STATE_COMPLETED, 300));
+        save(task("d", "c1", TaskState.TASK_STATE_FAILED, 400));
 
         TaskPage first = store.list(new TaskQuery("c1", TaskState.TASK_STATE_UNSPECIFIED, null, 2, ""));
         assertThat(first.tasks()).extracting(Task::getId).containsExactly("d", "b");
