@@ -1,17 +1,31 @@
 package legate.a2a.server.card;
 
 import legate.a2a.model.A2aHeaders;
+import legate.a2a.model.LegateExtensions;
 import legate.a2a.model.LegateVersion;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.AgentExtension;
 import lf.a2a.v1.AgentInterface;
 
 /**
  * What every Legate server's Agent Card says whatever agent stands behind it: one JSON-RPC 1.0
  * interface at the public URL, Legate's own version, streaming without push notifications or an
- * extended card, and text in, text and JSON out. The agent adds its name, description and skills.
+ * extended card, resumable streams (an extension), and text in, text and JSON out. The agent adds
+ * its name, description and skills.
  */
 public final class LegateCards {
+    /** The card's entry for {@link LegateExtensions#RESUMABLE_STREAMS}: what a client reads there. */
+    public static final AgentExtension RESUMABLE_STREAMS = AgentExtension.newBuilder()
+            .setUri(LegateExtensions.RESUMABLE_STREAMS)
+            .setDescription("Every SSE frame of SendStreamingMessage and SubscribeToTask carries an id: the task"
+                    + " event's sequence number, the same on every stream. A client that loses a stream calls"
+                    + " SubscribeToTask with the Last-Event-ID header set to the last id it read, and gets every"
+                    + " event after it, then the live ones.")
+            // Optional: a client that ignores it sees the spec's behaviour unchanged.
+            .setRequired(false)
+            .build();
+
     private LegateCards() {
     }
 
@@ -29,7 +43,9 @@ public final class LegateCards {
                 .setCapabilities(AgentCapabilities.newBuilder()
                         .setStreaming(true)
                         .setPushNotifications(false)
-                        .setExtendedAgentCard(false))
+                        .setExtendedAgentCard(false)
+                        // PROTOCOL (A2A §4.6): an extension is declared in the card, by its URI.
+                        .addExtensions(RESUMABLE_STREAMS))
                 .addDefaultInputModes("text/plain")
                 .addDefaultOutputModes("text/plain")
                 .addDefaultOutputModes("application/json");
