@@ -82,7 +82,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params)) {
+            switch (method.call(params, request.getHeaders())) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();

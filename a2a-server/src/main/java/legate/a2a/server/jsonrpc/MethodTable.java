@@ -29,40 +29,45 @@ import lf.a2a.v1.SubscribeToTaskRequest;
  * mapped to the request handler call that answers it. A name not in the table gets -32601.
  */
 final class MethodTable {
+    /** The SSE header (HTML Living Standard §9.2.4) an EventSource sends when it reconnects: the last id it read. */
+    static final String LAST_EVENT_ID = "Last-Event-ID";
+
     private MethodTable() {
     }
 
     static Map<String, JsonRpcMethod> table(RequestHandler h) {
         return Map.ofEntries(
-                Map.entry(SEND_MESSAGE, p -> unary(ProtoJson.print(
+                Map.entry(SEND_MESSAGE, (p, headers) -> unary(ProtoJson.print(
                         h.sendMessage(params(p, SendMessageRequest.newBuilder()).build())))),
-                Map.entry(SEND_STREAMING_MESSAGE, p -> new MethodResult.Stream(
+                Map.entry(SEND_STREAMING_MESSAGE, (p, headers) -> new MethodResult.Stream(
                         h.sendStreamingMessage(params(p, SendMessageRequest.newBuilder()).build()))),
                 // PROTOCOL (A2A §9.4): GetTask and CancelTask answer a bare Task, not a wrapper.
-                Map.entry(GET_TASK, p -> unary(ProtoJson.print(
+                Map.entry(GET_TASK, (p, headers) -> unary(ProtoJson.print(
                         h.getTask(params(p, GetTaskRequest.newBuilder()).build())))),
-                Map.entry(LIST_TASKS, p -> {
+                Map.entry(LIST_TASKS, (p, headers) -> {
                     ListTasksRequest req = params(p, ListTasksRequest.newBuilder()).build();
                     return unary(ProtoJson.printListTasks(h.listTasks(req),
                             req.hasIncludeArtifacts() && req.getIncludeArtifacts()));
                 }),
-                Map.entry(CANCEL_TASK, p -> unary(ProtoJson.print(
+                Map.entry(CANCEL_TASK, (p, headers) -> unary(ProtoJson.print(
                         h.cancelTask(params(p, CancelTaskRequest.newBuilder()).build())))),
-                Map.entry(SUBSCRIBE_TO_TASK, p -> new MethodResult.Stream(
-                        h.subscribeToTask(params(p, SubscribeToTaskRequest.newBuilder()).build()))),
-                Map.entry(CREATE_PUSH_CONFIG, p -> {
+                // The resumable-streams extension (README "Tasks that last"): a Last-Event-ID resumes a cut stream.
+                Map.entry(SUBSCRIBE_TO_TASK, (p, headers) -> new MethodResult.Stream(
+                        h.subscribeToTask(params(p, SubscribeToTaskRequest.newBuilder()).build(),
+                                headers.get(LAST_EVENT_ID)))),
+                Map.entry(CREATE_PUSH_CONFIG, (p, headers) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(GET_PUSH_CONFIG, p -> {
+                Map.entry(GET_PUSH_CONFIG, (p, headers) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(LIST_PUSH_CONFIGS, p -> {
+                Map.entry(LIST_PUSH_CONFIGS, (p, headers) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(DELETE_PUSH_CONFIG, p -> {
+                Map.entry(DELETE_PUSH_CONFIG, (p, headers) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(GET_EXTENDED_AGENT_CARD, p -> unary(ProtoJson.print(h.extendedAgentCard()))));
+                Map.entry(GET_EXTENDED_AGENT_CARD, (p, headers) -> unary(ProtoJson.print(h.extendedAgentCard()))));
     }
 
     /** Methods whose params may be omitted (PEER @a2a-js/sdk 1.2.0 allows it for this one only). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.server.task.Subscription;
@@ -31,6 +32,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     private static final Logger LOG = LoggerFactory.getLogger(SseResponse.class);
     private static final byte[] KEEP_ALIVE = SseFrames.comment("keep-alive");
     private static final String DATA = "data: ";
+    private static final String ID = "id: ";
 
     private final JsonNode id;
     private final String idJson;
@@ -162,16 +164,30 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
      * The frame's bytes, built in one buffer: printed JSON never holds a raw line break (JSON
      * escapes them inside strings), so the payload is one data line. This path was a fifth of the
      * bytes a stream allocated when it went through a String and SseFrames' line splitting.
+     *
+     * <p>A task event's frame opens with {@code id: <seq>}, its sequence number in the task's log:
+     * the same event has the same id on every stream, and a client cut off sends the last one it
+     * read back as {@code Last-Event-ID} to resume (the resumable-streams extension, README "Tasks
+     * that last"). A Message answer belongs to no task's log and has no id.
      */
     private byte[] frame(Signal.Event e) {
         StringBuilder sb = new StringBuilder(1024);
+        if (e.seq() > 0) {
+            sb.append(ID).append(e.seq()).append('\n');
+        }
+        int idLine = sb.length();
+        int payload = idLine + DATA.length();
         JsonRpcCodec.openResult(idJson, sb.append(DATA));
         ProtoJson.printTo(e.event(), sb);
         JsonRpcCodec.closeEnvelope(sb).append("\n\n");
-        for (int i = DATA.length(), end = sb.length() - 2; i < end; i++) {
+        for (int i = payload, end = sb.length() - 2; i < end; i++) {
             char c = sb.charAt(i);
             if (c == '\n' || c == '\r') {
-                return SseFrames.data(sb.substring(DATA.length(), end));
+                byte[] id = sb.substring(0, idLine).getBytes(StandardCharsets.UTF_8);
+                byte[] data = SseFrames.data(sb.substring(payload, end));
+                byte[] joined = Arrays.copyOf(id, id.length + data.length);
+                System.arraycopy(data, 0, joined, id.length, data.length);
+                return joined;
             }
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 final class LiveTurns {
     private final Map<String, TaskRun> running = new ConcurrentHashMap<>();
     private final Map<String, TaskLock> locks = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** The task's running turn, or null; a turn stays here until it has retired. */
     TaskRun get(String taskId) {
@@ -25,6 +26,22 @@ final class LiveTurns {
 
     void started(TaskRun run) {
         running.put(run.taskId(), run);
+        if (closed) {
+            run.abandon();
+        }
+    }
+
+    /** Abandons every running turn, and every one started from now on: the server is stopping. */
+    void close() {
+        closed = true;
+        for (TaskRun run : running.values()) {
+            run.abandon();
+        }
+    }
+
+    /** Running or retiring turns plus task locks in use: zero once every turn has retired and no call waits on a task. */
+    int held() {
+        return running.size() + locks.size();
     }
 
     void retired(TaskRun run) {

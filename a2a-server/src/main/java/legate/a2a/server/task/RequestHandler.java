@@ -32,8 +32,9 @@ import lf.a2a.v1.Task;
  * whether the task it names is theirs) belongs here, before the delegation. Where tasks are kept is
  * the {@link TaskStore}; the ordered events of a turn leave through its {@link TaskRun}.
  */
-public final class RequestHandler {
+public final class RequestHandler implements AutoCloseable {
     private final AgentCard card;
+    private final LiveTurns live;
     private final MessageSending sending;
     private final TaskReading reading;
     private final TaskCancelling cancelling;
@@ -42,11 +43,12 @@ public final class RequestHandler {
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns) {
         LiveTurns live = new LiveTurns();
+        this.live = live;
         this.card = card;
         this.reading = new TaskReading(store);
         this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns, live));
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait);
-        this.subscribing = new TaskSubscribing(reading, live);
+        this.subscribing = new TaskSubscribing(reading, store, live);
     }
 
     public AgentCard card() {
@@ -76,9 +78,39 @@ public final class RequestHandler {
         return cancelling.cancel(request);
     }
 
+    /** SubscribeToTask as the spec has it: the task's snapshot, then the live events of its turn. */
     public Subscription subscribeToTask(SubscribeToTaskRequest request) {
+        return subscribeToTask(request, null);
+    }
+
+    /**
+     * SubscribeToTask, resuming a cut stream when {@code lastEventId} is given: the task's logged
+     * events after that id, then the live ones; a terminal task replays what is left and closes.
+     *
+     * @param lastEventId the {@code Last-Event-ID} the caller sent, as sent (-32602 unless a
+     *                    non-negative integer); null for the spec's behaviour
+     */
+    public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId) {
         requireStreaming();
-        return subscribing.subscribe(request);
+        return subscribing.subscribe(request, lastEventId);
+    }
+
+    /**
+     * How many tasks the runtime holds in memory besides the store: turns running or retiring, and
+     * task locks in use. A gauge: it falls back to zero once every turn has ended, whatever the
+     * number of tasks served.
+     */
+    public int tasksHeld() {
+        return live.held();
+    }
+
+    /**
+     * The server is stopping: every running turn is abandoned (its events go nowhere, its task stays
+     * as stored for the next start to fail), and turns opened from now on are abandoned at once.
+     */
+    @Override
+    public void close() {
+        live.close();
     }
 
     private void requireStreaming() {

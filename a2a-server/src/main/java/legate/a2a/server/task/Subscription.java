@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.function.Consumer;
 import legate.a2a.model.A2aException;
 import lf.a2a.v1.StreamResponse;
-import lf.a2a.v1.Task;
 
 /**
  * One reader of a task's events: a stream response being written, or a blocking call waiting for
@@ -19,7 +18,14 @@ import lf.a2a.v1.Task;
 public final class Subscription {
     /** What a subscriber can receive. */
     public sealed interface Signal {
-        record Event(StreamResponse event) implements Signal {
+        /**
+         * One event of the task.
+         *
+         * @param seq the event's sequence number in the task's log, the SSE {@code id:} of its frame (the
+         *            same on every stream); for a snapshot, the number of the latest event it reflects; 0 for a
+         *            Message answer, which belongs to no task and has no id
+         */
+        record Event(StreamResponse event, long seq) implements Signal {
         }
 
         /** The stream is over: the task reached a terminal or interrupted state, or the turn ended. */
@@ -50,16 +56,21 @@ public final class Subscription {
      * A stream of one snapshot that is already over. PEER (@a2a-js/sdk 1.2.0): subscribing to a task
      * with no turn running sends the task and closes.
      */
-    static Subscription snapshotOnly(Task task) {
-        Subscription s = new Subscription(gone -> {
-        });
-        s.offer(StreamResponse.newBuilder().setTask(task).build());
+    static Subscription snapshotOnly(StoredTask task) {
+        Subscription s = closed();
+        s.offer(StreamResponse.newBuilder().setTask(task.task()).build(), task.lastSeq());
         s.end();
         return s;
     }
 
-    void offer(StreamResponse event) {
-        signal(new Signal.Event(event), false);
+    /** A subscription no task delivers to: what it holds is all it will ever get. */
+    static Subscription closed() {
+        return new Subscription(gone -> {
+        });
+    }
+
+    void offer(StreamResponse event, long seq) {
+        signal(new Signal.Event(event, seq), false);
     }
 
     void end() {

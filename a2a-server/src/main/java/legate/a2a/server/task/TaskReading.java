@@ -56,15 +56,15 @@ final class TaskReading {
 
     /** The task a request names; an empty id is invalid params, an unknown one -32001. */
     Task find(String id) {
+        return findWithSeq(id).task();
+    }
+
+    /** The task a request names with the sequence number of its latest event; an empty id is invalid params, an unknown one -32001. */
+    StoredTask findWithSeq(String id) {
         if (id.isEmpty()) {
             throw A2aError.INVALID_PARAMS.exception("params.id (the task id) is required");
         }
-        return stored(id);
-    }
-
-    /** The stored task, or -32001. */
-    Task stored(String id) {
-        return storedWithSeq(id).task();
+        return storedWithSeq(id);
     }
 
     /** The stored task with the sequence number of its latest event, or -32001. */

@@ -52,6 +52,10 @@ final class TaskRun implements EventSink {
     private Task current;
     private Message answer;
     private boolean finished;
+    /** True once the server stopped while this turn ran: its task is left as stored, for a restart to fail. */
+    private boolean abandoned;
+    /** True once this turn's streams are over (a Message, a terminal or INPUT_REQUIRED event, or the turn's end). */
+    private boolean streamsEnded;
     /** The sequence number of the task's latest logged event (0 for a new task). */
     private long lastSeq;
 
@@ -122,8 +126,9 @@ final class TaskRun implements EventSink {
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             store.append(new TaskEvent(++lastSeq, applied, current), endsTurn);
         }
+        long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {
-            s.offer(applied);
+            s.offer(applied, seq);
         }
         firstEvent.complete(applied);
         if (applied.hasMessage()) {
@@ -150,6 +155,10 @@ final class TaskRun implements EventSink {
 
     /** Checks the event against the lifecycle, stores its effect, and returns it as delivered. */
     private StreamResponse apply(StreamResponse event) {
+        if (abandoned) {
+            throw new IllegalStateException("the server stopped during the turn of task " + taskId
+                    + "; " + executorName + "'s " + kind(event) + " goes nowhere");
+        }
         if (finished) {
             throw violation("published " + kind(event) + " after its turn ended");
         }
@@ -275,6 +284,7 @@ final class TaskRun implements EventSink {
                 s.fail(error);
             }
             subscribers.clear();
+            streamsEnded = true;
             firstEvent.completeExceptionally(error);
             turnEnded.completeExceptionally(error);
             settled.complete(null);
@@ -298,18 +308,65 @@ final class TaskRun implements EventSink {
         endSubscribers();
     }
 
-    /** Adds a subscriber that first receives the current task snapshot (SubscribeToTask). */
+    /**
+     * Adds a subscriber that first receives the current task snapshot (SubscribeToTask), with the
+     * sequence number of the latest event it reflects.
+     */
     synchronized Subscription subscribeWithSnapshot() {
         Subscription s = subscribe();
         if (current != null) {
-            s.offer(StreamResponse.newBuilder().setTask(current).build());
+            s.offer(StreamResponse.newBuilder().setTask(current).build(), lastSeq);
         }
         // PEER (@a2a-js/sdk 1.2.0): a task already parked for input gets its snapshot and the stream closes.
-        if (finished || (current != null && current.getStatus().getState() == TaskState.TASK_STATE_INPUT_REQUIRED)) {
+        if (streamsEnded) {
             s.end();
             subscribers.remove(s);
         }
         return s;
+    }
+
+    /**
+     * Adds a subscriber that resumes a cut stream (Last-Event-ID): the task's logged events after
+     * {@code after}, then this turn's live ones. The log is read under this run's lock, which every
+     * event of the turn is appended and delivered under, so between the replay and the live events
+     * none is lost and none repeated. An id above the latest event (lost in a crash, or made up)
+     * gets the snapshot instead. Null when this turn's streams are over: the store alone answers.
+     */
+    synchronized Subscription resumeAfter(long after) {
+        if (streamsEnded) {
+            return null;
+        }
+        if (after > lastSeq) {
+            return subscribeWithSnapshot();
+        }
+        Replay replay = Replay.read(store, taskId, after);
+        Subscription s = new Subscription(subscribers::remove);
+        replay.into(s);
+        if (replay.closes()) {
+            s.end();
+        } else {
+            subscribers.add(s);
+        }
+        return s;
+    }
+
+    /**
+     * The server is stopping: from now on the turn's events go nowhere and its waiters are let go.
+     * The task stays as stored, SUBMITTED or WORKING, and the next start fails it as interrupted
+     * (see {@link UnsettledTasks}), the same as after a crash. Taken under this run's lock, so no
+     * append of this turn is in flight once it returns and the store can be closed.
+     */
+    synchronized void abandon() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        abandoned = true;
+        A2aException stopping = A2aError.INTERNAL.exception("the agent's server is stopping");
+        firstEvent.completeExceptionally(stopping);
+        turnEnded.completeExceptionally(stopping);
+        settled.complete(null);
+        endSubscribers();
     }
 
     synchronized Subscription subscribe() {
@@ -319,6 +376,7 @@ final class TaskRun implements EventSink {
     }
 
     private void endSubscribers() {
+        streamsEnded = true;
         for (Subscription s : subscribers) {
             s.end();
         }

@@ -7,19 +7,30 @@ import lf.a2a.v1.Task;
 
 /**
  * SubscribeToTask (A2A §3.1.6): a stream that starts with a snapshot of the task and goes on with
- * the events of its running turn.
+ * the events of its running turn; or, with a {@code Last-Event-ID} (Legate's resumable-streams
+ * extension, README "Tasks that last"), a stream that picks up where a cut one left off.
  */
 final class TaskSubscribing {
+    private static final int MAX_ECHOED = 32;
+
     private final TaskReading reading;
+    private final TaskStore store;
     private final LiveTurns live;
 
-    TaskSubscribing(TaskReading reading, LiveTurns live) {
+    TaskSubscribing(TaskReading reading, TaskStore store, LiveTurns live) {
         this.reading = reading;
+        this.store = store;
         this.live = live;
     }
 
-    Subscription subscribe(SubscribeToTaskRequest request) {
-        Task task = reading.find(request.getId());
+    /** @param lastEventId the Last-Event-ID the caller sent, as sent; null without one */
+    Subscription subscribe(SubscribeToTaskRequest request, String lastEventId) {
+        if (lastEventId != null) {
+            long after = eventId(lastEventId);
+            return resume(reading.find(request.getId()).getId(), after);
+        }
+        StoredTask stored = reading.findWithSeq(request.getId());
+        Task task = stored.task();
         if (TaskStates.isTerminal(task.getStatus().getState())) {
             // PROTOCOL (A2A §3.1.6): subscribing to a terminal task is an unsupported operation.
             throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + task.getId() + " is "
@@ -30,6 +41,43 @@ final class TaskSubscribing {
             // PROTOCOL (A2A §3.1.6): the first event is a snapshot of the task, then the live events.
             return run.subscribeWithSnapshot();
         }
-        return Subscription.snapshotOnly(task);
+        return Subscription.snapshotOnly(stored);
+    }
+
+    /**
+     * Every logged event after {@code after}, then the live ones while the turn being resumed runs.
+     * Under the task's lock, so no next turn starts between reading the log and deciding whether
+     * there is a live turn to attach to. A terminal task replays what it has (possibly nothing) and
+     * closes: the caller asked for what it missed, which is not an unsupported operation.
+     */
+    private Subscription resume(String taskId, long after) {
+        return live.locked(taskId, () -> {
+            TaskRun run = live.get(taskId);
+            Subscription attached = run == null ? null : run.resumeAfter(after);
+            if (attached != null) {
+                return attached;
+            }
+            StoredTask stored = reading.storedWithSeq(taskId);
+            if (after > stored.lastSeq()) {
+                // Events lost in a crash, or an id this agent never sent: the snapshot says where the task stands.
+                return Subscription.snapshotOnly(stored);
+            }
+            Subscription s = Subscription.closed();
+            Replay.read(store, taskId, after).into(s);
+            s.end();
+            return s;
+        });
+    }
+
+    /** The id of an SSE frame this server sent: a non-negative integer, else -32602. */
+    private static long eventId(String header) {
+        String v = header.trim();
+        boolean digits = !v.isEmpty() && v.length() <= 18 && v.chars().allMatch(c -> c >= '0' && c <= '9');
+        if (!digits) {
+            String shown = v.length() > MAX_ECHOED ? v.substring(0, MAX_ECHOED) + "…" : v;
+            throw A2aError.INVALID_PARAMS.exception("Last-Event-ID must be the id of an SSE frame this agent sent"
+                    + " (a non-negative integer), got \"" + shown + "\"");
+        }
+        return Long.parseLong(v);
     }
 }
