@@ -3,12 +3,15 @@ package legate.a2a.server;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
+import legate.a2a.server.task.UnsettledTasks;
 import lf.a2a.v1.AgentCard;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
@@ -23,7 +26,8 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * An A2A v1.0 server: the Agent Card and the JSON-RPC binding on one Jetty listener, in front of
- * an {@link AgentExecutor}. Create, then {@link #start()}, then {@link #stop()}.
+ * an {@link AgentExecutor}, keeping its tasks in a {@link TaskStore} it owns from then on. Create,
+ * then {@link #start()}, then {@link #stop()}, which closes the store.
  *
  * <p>Every Jetty task (the selector's included), every request handler and every turn of an agent
  * runs on a virtual thread; an open stream holds no thread of its own, only its connection (the
@@ -38,8 +42,10 @@ public final class AgentServer implements AutoCloseable {
     private final AgentExecutor executor;
     private final TaskStore store;
     private final Clock clock;
+    private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
+    private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                         TaskStore store, Clock clock) {
@@ -79,7 +85,8 @@ public final class AgentServer implements AutoCloseable {
     }
 
     /**
-     * A server with an in-memory task store and the system clock.
+     * A server with an in-memory task store (at most {@link InMemoryTaskStore#DEFAULT_MAX_FINISHED}
+     * finished tasks) and the system clock.
      *
      * @param cardForPort builds the Agent Card once the port is bound (port 0 is only known then)
      */
@@ -87,13 +94,22 @@ public final class AgentServer implements AutoCloseable {
         return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC());
     }
 
+    /**
+     * A server that keeps its tasks in {@code store} (closed by {@link #stop()}) and reads the time
+     * from {@code clock} (status timestamps, retention).
+     */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
         return new AgentServer(config, cardForPort, executor, store, clock);
     }
 
-    /** Binds, builds the card for the bound port, starts serving, and returns the port. */
+    /**
+     * Fails the tasks the last run of the store left running, binds, builds the card for the bound
+     * port, starts serving and the retention sweep, and returns the port.
+     */
     public int start() throws Exception {
+        // Before listening: no caller may see a task WORKING that nothing will ever finish.
+        new UnsettledTasks(store, clock).failAll();
         connector.open();
         int port = connector.getLocalPort();
         AgentCard card = cardForPort.apply(port);
@@ -123,6 +139,9 @@ public final class AgentServer implements AutoCloseable {
             jetty.stop();
             throw e;
         }
+        RetentionSweep sweep = new RetentionSweep(store, clock, config.taskRetention(), jetty.getScheduler());
+        this.retention = sweep;
+        sweep.start();
         return port;
     }
 
@@ -143,13 +162,29 @@ public final class AgentServer implements AutoCloseable {
         return r == null ? 0 : r.openStreams();
     }
 
+    /**
+     * Stops listening, abandons the turns still running (their tasks stay as stored, and the next
+     * start fails them as interrupted), stops the retention sweep and closes the store. Safe to call
+     * more than once.
+     */
     public void stop() throws Exception {
         try {
             jetty.stop();
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             // Streams still open after the stop timeout are closed by the stop itself; nothing to report.
         } finally {
+            RequestHandler h = handler;
+            if (h != null) {
+                h.close();
+            }
             turns.shutdownNow();
+            RetentionSweep sweep = retention;
+            if (sweep != null) {
+                sweep.close();
+            }
+            if (stopped.compareAndSet(false, true)) {
+                store.close();
+            }
         }
     }
 

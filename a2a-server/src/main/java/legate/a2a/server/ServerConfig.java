@@ -3,7 +3,7 @@ package legate.a2a.server;
 import java.time.Duration;
 
 /**
- * How an {@link AgentServer} listens.
+ * How an {@link AgentServer} listens, and how long it keeps finished tasks.
  *
  * @param host the address to bind; loopback unless told otherwise, since nothing authenticates callers
  * @param port the port; 0 picks a free one ({@link AgentServer#start()} returns it)
@@ -11,12 +11,16 @@ import java.time.Duration;
  * @param maxBodyBytes requests larger than this are refused before they are parsed
  * @param cancelWait how long CancelTask waits for the agent to reach CANCELED
  * @param keepAlive how long an open stream may stay silent before it gets an SSE comment
+ * @param taskRetention how long a terminal task is kept after its last status change; zero keeps
+ *                      every task for as long as the store does (null: {@link #DEFAULT_TASK_RETENTION})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
-                           Duration keepAlive) {
+                           Duration keepAlive, Duration taskRetention) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
+    /** TASK_RETENTION's default: a week, long enough to read a result back after a weekend. */
+    public static final Duration DEFAULT_TASK_RETENTION = Duration.ofDays(7);
 
     public ServerConfig {
         if (rpcPath == null || rpcPath.isEmpty()) {
@@ -28,6 +32,17 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (keepAlive == null || keepAlive.isNegative() || keepAlive.isZero()) {
             keepAlive = DEFAULT_KEEP_ALIVE;
         }
+        if (taskRetention == null) {
+            taskRetention = DEFAULT_TASK_RETENTION;
+        }
+        if (taskRetention.isNegative()) {
+            throw new IllegalArgumentException("taskRetention must not be negative, got " + taskRetention);
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, DEFAULT_TASK_RETENTION);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait) {
@@ -37,5 +52,10 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
     /** Loopback, the given port, JSON-RPC at "/", the default limits. */
     public static ServerConfig loopback(int port) {
         return new ServerConfig("127.0.0.1", port, "/", DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
+    }
+
+    /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
+    public ServerConfig withTaskRetention(Duration retention) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention);
     }
 }

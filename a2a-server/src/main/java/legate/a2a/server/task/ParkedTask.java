@@ -13,28 +13,43 @@ import lf.a2a.v1.TaskStatusUpdateEvent;
 
 /**
  * A task that is not terminal and has no turn running: interrupted in INPUT_REQUIRED or
- * AUTH_REQUIRED (a turn never ends leaving its task SUBMITTED or WORKING). Nobody publishes for it
- * until a reply starts the next turn, so when it is canceled the server ends it itself.
+ * AUTH_REQUIRED (a turn never ends leaving its task SUBMITTED or WORKING), or left SUBMITTED or
+ * WORKING by a process that stopped in the middle of a turn. Nobody publishes for it until a reply
+ * starts the next turn, so when it ends (canceled, or failed by the next start) the server ends it
+ * itself.
  *
  * @param stored the task as stored, with the sequence number of its latest event
  */
 record ParkedTask(StoredTask stored) {
+    private static final String CANCELED = "The task was canceled.";
+    private static final String INTERRUPTED = "The agent's server restarted while this task was running, so the run was"
+            + " interrupted and nothing more will come of it. Send the request again as a new message.";
+
+    /** The status update that ends the task CANCELED, as the next event of its log. */
+    TaskEvent canceled(Instant now) {
+        return ended(TaskState.TASK_STATE_CANCELED, CANCELED, now);
+    }
+
+    /** The status update that ends a run a restart interrupted FAILED, as the next event of its log. */
+    TaskEvent interrupted(Instant now) {
+        return ended(TaskState.TASK_STATE_FAILED, INTERRUPTED, now);
+    }
 
     /**
-     * The status update that ends the task CANCELED, as the next event of its log, with the
-     * agent's status message joining the history as every status message does (PEER @a2a-js/sdk 1.2.0).
+     * The status update that ends the task in {@code state}, with the agent's status message joining
+     * the history as every status message does (PEER @a2a-js/sdk 1.2.0).
      */
-    TaskEvent canceled(Instant now) {
+    private TaskEvent ended(TaskState state, String text, Instant now) {
         Task task = stored.task();
         Message said = Message.newBuilder()
                 .setMessageId(RandomIds.next())
                 .setRole(Role.ROLE_AGENT)
                 .setTaskId(task.getId())
                 .setContextId(task.getContextId())
-                .addParts(Part.newBuilder().setText("The task was canceled."))
+                .addParts(Part.newBuilder().setText(text))
                 .build();
         TaskStatus status = TaskStatus.newBuilder()
-                .setState(TaskState.TASK_STATE_CANCELED)
+                .setState(state)
                 .setMessage(said)
                 .setTimestamp(TaskRun.timestamp(now))
                 .build();
