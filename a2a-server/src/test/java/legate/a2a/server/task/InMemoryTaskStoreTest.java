@@ -26,8 +26,16 @@ class InMemoryTaskStoreTest {
 
     /** Stores {@code t} as its task's next event. */
     private void save(Task t) {
+        save(store, t);
+    }
+
+    private void save(TaskStore into, Task t) {
         long seq = seqs.merge(t.getId(), 1L, Long::sum);
-        store.append(new TaskEvent(seq, StreamResponse.newBuilder().setTask(t).build(), t), false);
+        into.append(new TaskEvent(seq, StreamResponse.newBuilder().setTask(t).build(), t), false);
+    }
+
+    private static int total(TaskStore s) {
+        return s.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 100, "")).totalSize();
     }
 
     private static Task task(String id, String context, TaskState state, long second) {
@@ -74,5 +82,55 @@ class InMemoryTaskStoreTest {
                 .extracting(Task::getId).containsExactly("c", "a");
         assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, Instant.ofEpochSecond(200, 5_000_000), 10, ""))
                 .tasks()).extracting(Task::getId).containsExactly("d", "c", "b");
+    }
+
+    @Test
+    void aBoundedStoreForgetsTheOldestFinishedTasksFirstWithTheirLogs() {
+        // Bounded memory: at most MAX_TASKS finished tasks, so a steady load levels off.
+        InMemoryTaskStore bounded = new InMemoryTaskStore(3);
+        for (int i = 0; i < 10; i++) {
+            save(bounded, task("w" + i, "c", TaskState.TASK_STATE_WORKING, 100 + i));
+        }
+        for (int i = 0; i < 10; i++) {
+            save(bounded, task("w" + i, "c", TaskState.TASK_STATE_COMPLETED, 200 + i));
+        }
+        assertThat(total(bounded)).isEqualTo(3);
+        assertThat(bounded.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).tasks())
+                .extracting(Task::getId).containsExactly("w9", "w8", "w7");
+        assertThat(bounded.get("w6")).isEmpty();
+        assertThat(bounded.eventsAfter("w6", 0)).isEmpty();
+        assertThat(bounded.eventsAfter("w9", 0)).hasSize(2);
+    }
+
+    @Test
+    void tasksThatAreNotFinishedAreNeverForgottenNorCounted() {
+        InMemoryTaskStore bounded = new InMemoryTaskStore(2);
+        save(bounded, task("asking", "c", TaskState.TASK_STATE_INPUT_REQUIRED, 100));
+        save(bounded, task("running", "c", TaskState.TASK_STATE_WORKING, 101));
+        for (int i = 0; i < 5; i++) {
+            save(bounded, task("done" + i, "c", TaskState.TASK_STATE_COMPLETED, 102 + i));
+        }
+        // The task that asked is continued after all the others finished: it is finished once, now.
+        save(bounded, task("asking", "c", TaskState.TASK_STATE_WORKING, 200));
+        save(bounded, task("asking", "c", TaskState.TASK_STATE_COMPLETED, 201));
+        assertThat(bounded.get("running")).isPresent();
+        assertThat(bounded.get("asking")).isPresent();
+        assertThat(bounded.get("done4")).isPresent();
+        assertThat(total(bounded)).isEqualTo(3);
+    }
+
+    @Test
+    void retentionDeletesOnlyTerminalTasksOlderThanTheCutoff() {
+        save(task("old-done", "c", TaskState.TASK_STATE_COMPLETED, 100));
+        save(task("old-failed", "c", TaskState.TASK_STATE_FAILED, 100));
+        save(task("old-asking", "c", TaskState.TASK_STATE_INPUT_REQUIRED, 100));
+        save(task("old-running", "c", TaskState.TASK_STATE_WORKING, 100));
+        save(task("new-done", "c", TaskState.TASK_STATE_COMPLETED, 300));
+        assertThat(store.deleteTerminalBefore(Instant.ofEpochSecond(200))).isEqualTo(2);
+        assertThat(store.get("old-done")).isEmpty();
+        assertThat(store.eventsAfter("old-done", 0)).isEmpty();
+        assertThat(store.get("old-asking")).isPresent();
+        assertThat(store.get("old-running")).isPresent();
+        assertThat(store.get("new-done")).isPresent();
     }
 }
