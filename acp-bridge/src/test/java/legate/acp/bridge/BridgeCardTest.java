@@ -3,6 +3,7 @@ package legate.acp.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import legate.a2a.model.LegateExtensions;
 import legate.a2a.model.LegateVersion;
 import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
@@ -10,6 +11,7 @@ import legate.acp.connection.AdapterCommand;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
 import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.AgentExtension;
 import org.junit.jupiter.api.Test;
 
 /** The Agent Card comes from the agent's answer to initialize; AGENT_NAME replaces the default name outright. */
@@ -27,6 +29,9 @@ class BridgeCardTest {
         assertThat(card.getVersion()).isEqualTo(LegateVersion.get());
         assertThat(card.getSkillsList()).singleElement().satisfies(s -> assertThat(s.getTagsList()).contains("claude"));
         assertThat(card.getCapabilities().getStreaming()).isTrue();
+        // README "Tasks that last": the bridge's long turns are the streams most worth resuming.
+        assertThat(card.getCapabilities().getExtensionsList()).extracting(AgentExtension::getUri)
+                .contains(LegateExtensions.RESUMABLE_STREAMS);
         assertThat(card.getSupportedInterfaces(0).getUrl()).isEqualTo("http://127.0.0.1:41241/");
     }
 
