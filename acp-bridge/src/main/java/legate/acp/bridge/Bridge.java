@@ -2,6 +2,8 @@ package legate.acp.bridge;
 
 import java.time.Clock;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterRegistry;
 import legate.acp.adapter.AdapterStartFailed;
@@ -31,13 +33,15 @@ public final class Bridge {
     private final Clock clock;
     private final BridgeLogs logs;
     private final PermissionClassifier policy;
+    private final TaskStore store;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock) {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store) {
         this.config = config;
+        this.store = store;
         this.backend = backend;
         this.launcher = launcher;
         this.clock = clock;
@@ -52,12 +56,20 @@ public final class Bridge {
      * @throws AdapterNotInstalled when a known backend's adapter is nowhere the lookup searches
      */
     public static Bridge create(BridgeConfig config) throws AdapterNotInstalled {
-        return create(config, ProcessLauncher.system(), Clock.systemUTC());
+        return create(config, new InMemoryTaskStore());
+    }
+
+    /**
+     * The same, keeping its tasks in {@code store}, which the bridge owns from then on: its server
+     * closes it when it stops.
+     */
+    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
     public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock);
+        return new Bridge(config, config.agent().resolve(), launcher, clock, new InMemoryTaskStore());
     }
 
     /**
@@ -78,7 +90,8 @@ public final class Bridge {
         Backend agent = backend.namedBy(init);
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock);
         AgentServer a2a = AgentServer.create(config.server(),
-                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry));
+                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
+                store, clock);
         int port;
         try {
             port = a2a.start();
@@ -111,8 +124,8 @@ public final class Bridge {
 
     /**
      * Stops every agent (close stdin, wait, SIGTERM, wait, SIGKILL, each step taking the whole
-     * process tree), then the server, then the logs. Safe to call more than once, and before or
-     * after a failed start.
+     * process tree), then the server (which closes the task store), then the logs. Safe to call more
+     * than once, and before or after a failed start.
      */
     public void stop() {
         AdapterRegistry registry = agents;
@@ -120,7 +133,9 @@ public final class Bridge {
             registry.close();
         }
         AgentServer a2a = server;
-        if (a2a != null) {
+        if (a2a == null) {
+            store.close();
+        } else {
             try {
                 a2a.stop();
             } catch (InterruptedException e) {
