@@ -2,17 +2,22 @@ package legate.cli;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code legate agent}: the A2A server with Revisor, the stub agent, behind it. */
 @Command(name = "agent", mixinStandardHelpOptions = true,
@@ -24,6 +29,10 @@ final class AgentCommand implements Callable<Integer> {
 
     @Mixin
     ServerOptions server = new ServerOptions();
+
+    // Null when the command was read from the settings alone (fromSettings), without picocli.
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--step-delay-ms", descriptionKey = STEP_DELAY_MS, defaultValue = DEFAULT_STEP_DELAY_MS,
             description = "Pause after each progress step, so a person can watch and a cancel can land [STEP_DELAY_MS] (default: ${DEFAULT-VALUE}).")
@@ -66,12 +75,24 @@ final class AgentCommand implements Callable<Integer> {
         String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
-        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9)) {
+        String maxTasks = settings.get(ServerOptions.MAX_TASKS).orElse(ServerOptions.DEFAULT_MAX_TASKS);
+        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9) || !plainNumber(maxTasks, 9)) {
             return null;
         }
         c.server.port = Integer.parseInt(port);
         c.stepDelayMs = Long.parseLong(stepDelay);
         c.server.maxBodyBytes = Integer.parseInt(maxBody);
+        c.server.maxTasks = Integer.parseInt(maxTasks);
+        c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
+        c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
+        try {
+            c.server.taskRetention = Durations.parse(
+                    settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
+            c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+        } catch (IllegalArgumentException e) {
+            // a duration picocli reports better, or a path it refuses (InvalidPathException)
+            return null;
+        }
         return c;
     }
 
@@ -91,22 +112,24 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (stepDelayMs < 0 || server.maxBodyBytes < 1) {
-            System.err.println("legate agent: STEP_DELAY_MS must be >= 0 and MAX_BODY_BYTES >= 1");
+        if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1) {
+            System.err.println("legate agent: STEP_DELAY_MS must be >= 0, MAX_BODY_BYTES and MAX_TASKS >= 1");
             return 2;
         }
         ServerSetup setup = server.setup();
         if (setup == null) {
             return 2;
         }
+        TaskStore store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
         AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)));
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
         int bound;
         try {
             bound = a2a.start();
         } catch (IOException e) {
             System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            a2a.stop();
             return 1;
         }
         String url = setup.publicUrl(bound);

@@ -17,9 +17,12 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code legate bridge}: the A2A server with a real coding agent behind it over ACP. */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
@@ -84,11 +87,15 @@ final class BridgeCommand implements Callable<Integer> {
     @Mixin
     ServerOptions server = new ServerOptions();
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1) {
-            System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES"
-                    + " and MAX_BODY_BYTES must be >= 1");
+        if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1
+                || server.maxTasks < 1) {
+            System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES,"
+                    + " MAX_BODY_BYTES and MAX_TASKS must be >= 1");
             return 2;
         }
         if (cwd != null && !Files.isDirectory(cwd)) {
@@ -110,13 +117,16 @@ final class BridgeCommand implements Callable<Integer> {
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+        TaskStore store = TaskStores.open(server, spec::commandLine);
         Bridge bridge;
         try {
-            bridge = Bridge.create(config);
+            bridge = Bridge.create(config, store);
         } catch (IllegalArgumentException e) {
+            store.close();
             System.err.println("legate bridge: " + e.getMessage());
             return 2;
         } catch (AdapterNotInstalled e) {
+            store.close();
             System.err.println("legate bridge: " + e.getMessage());
             return 1;
         }
@@ -126,9 +136,11 @@ final class BridgeCommand implements Callable<Integer> {
         } catch (AdapterStartFailed e) {
             System.err.println("legate bridge: the agent (" + bridge.backend().command().display() + ") cannot start: "
                     + e.getMessage());
+            bridge.stop();
             return 1;
         } catch (IOException e) {
             System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            bridge.stop();
             return 1;
         }
         Backend named = bridge.backend();

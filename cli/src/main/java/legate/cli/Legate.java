@@ -51,10 +51,13 @@ public final class Legate implements Runnable {
         System.exit(commandLine(settings, args).execute(args));
     }
 
-    /** What picocli's execute does with a command's result: its exit code, or 1 after the stack trace. */
+    /** What picocli's execute does with a command's result: its exit code, 2 after a usage error, or 1 after the stack trace. */
     private static int run(AgentCommand agent) {
         try {
             return agent.call();
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
         } catch (Exception e) {
             e.printStackTrace();
             return 1;

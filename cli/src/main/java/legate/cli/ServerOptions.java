@@ -1,5 +1,6 @@
 package legate.cli;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import legate.a2a.server.ServerConfig;
 import picocli.CommandLine.Option;
@@ -19,6 +20,16 @@ final class ServerOptions {
     static final String DEFAULT_HOST = "127.0.0.1";
     static final String DEFAULT_PORT = "41241";
     static final String DEFAULT_MAX_BODY_BYTES = "1048576";
+    static final String TASK_STORE = "TASK_STORE";
+    static final String DATA_DIR = "DATA_DIR";
+    static final String DATABASE_URL = "DATABASE_URL";
+    static final String TASK_RETENTION = "TASK_RETENTION";
+    static final String MAX_TASKS = "MAX_TASKS";
+    // The README documents sqlite as the default: it becomes the default here once its store is built.
+    static final String DEFAULT_TASK_STORE = TaskStores.MEMORY;
+    static final String DEFAULT_DATA_DIR = "data";
+    static final String DEFAULT_TASK_RETENTION = "7d";
+    static final String DEFAULT_MAX_TASKS = "100000";
     /** How long CancelTask waits for the agent to reach CANCELED before it answers -32002. */
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
@@ -42,6 +53,28 @@ final class ServerOptions {
             description = "Largest request body accepted [MAX_BODY_BYTES] (default: ${DEFAULT-VALUE}).")
     int maxBodyBytes;
 
+    @Option(names = "--store", descriptionKey = TASK_STORE, defaultValue = DEFAULT_TASK_STORE,
+            description = "Where tasks are kept: sqlite (a file in DATA_DIR), memory (gone with the process) or postgres (DATABASE_URL) [TASK_STORE] (default: ${DEFAULT-VALUE}).")
+    String store;
+
+    @Option(names = "--data-dir", descriptionKey = DATA_DIR, defaultValue = DEFAULT_DATA_DIR,
+            description = "Directory of the sqlite store's legate.db, created on start [DATA_DIR] (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    // No ${DEFAULT-VALUE} here: the help would print the URL from the environment, password included.
+    @Option(names = "--database-url", descriptionKey = DATABASE_URL,
+            description = "The postgres store's database: postgres://user:password@host:port/db or a JDBC URL [DATABASE_URL].")
+    String databaseUrl;
+
+    @Option(names = "--task-retention", descriptionKey = TASK_RETENTION, defaultValue = DEFAULT_TASK_RETENTION,
+            converter = Durations.class,
+            description = "Delete finished tasks this long after their last change: 30s, 10m, 12h, 7d; 0 keeps them [TASK_RETENTION] (default: ${DEFAULT-VALUE}).")
+    Duration taskRetention;
+
+    @Option(names = "--max-tasks", descriptionKey = MAX_TASKS, defaultValue = DEFAULT_MAX_TASKS,
+            description = "Finished tasks the memory store keeps at most, the oldest forgotten first [MAX_TASKS] (default: ${DEFAULT-VALUE}).")
+    int maxTasks;
+
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {
         return ServerSetup.of(host, port, publicUrl);
@@ -49,6 +82,6 @@ final class ServerOptions {
 
     /** How the server listens, answering JSON-RPC on {@code rpcPath}. */
     ServerConfig config(String rpcPath) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention);
     }
 }

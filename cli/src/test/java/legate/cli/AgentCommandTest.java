@@ -45,7 +45,8 @@ class AgentCommandTest {
         List<String> argv = new ArrayList<>(List.of("agent"));
         argv.addAll(List.of(args));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(workDir)
-                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS");
+                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
+                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -99,11 +100,12 @@ class AgentCommandTest {
             for (Field f : options.getDeclaredFields()) {
                 CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
                 if (o != null && !o.descriptionKey().isEmpty()) {
-                    every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey() : "4242");
+                    every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey()
+                            : f.getType() == Duration.class ? "42h" : "4242");
                 }
             }
         }
-        assertThat(every).hasSize(6);
+        assertThat(every).hasSize(11);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
@@ -135,5 +137,15 @@ class AgentCommandTest {
         ChildRun run = legate(dir).env("PORT", "abc").run(START_LIMIT);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output()).contains("Invalid value for option '--port'").contains("abc");
+    }
+
+    // The fast start (no picocli) reports a store it cannot open as a usage error too, not a stack trace.
+    @Test
+    void aStoreThatIsNotBuiltYetIsAUsageErrorNamingIt(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("TASK_STORE", "postgres").env("DATABASE_URL", "postgres://u:s3cret@db/legate")
+                .run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("postgres task store is not built yet").doesNotContain("Exception")
+                .doesNotContain("s3cret");
     }
 }

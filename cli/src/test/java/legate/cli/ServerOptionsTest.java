@@ -2,6 +2,10 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,7 +18,9 @@ import picocli.CommandLine;
  */
 class ServerOptionsTest {
     private static final Map<String, String> ENV = Map.of("HOST", "0.0.0.0", "PORT", "41999",
-            "PUBLIC_URL", "http://proxy:8080/a2a", "AGENT_NAME", "Named", "MAX_BODY_BYTES", "2048");
+            "PUBLIC_URL", "http://proxy:8080/a2a", "AGENT_NAME", "Named", "MAX_BODY_BYTES", "2048",
+            "TASK_STORE", "postgres", "DATA_DIR", "/var/lib/legate", "DATABASE_URL", "postgres://u:s3cret@db:5432/legate",
+            "TASK_RETENTION", "12h", "MAX_TASKS", "500");
 
     private static ServerOptions parse(String command, Map<String, String> env, String... flags) {
         CommandLine cl = Legate.commandLine(new Settings(env, Map.of()));
@@ -38,18 +44,30 @@ class ServerOptionsTest {
         assertThat(o.publicUrl).isEqualTo("http://proxy:8080/a2a");
         assertThat(o.name).isEqualTo("Named");
         assertThat(o.maxBodyBytes).isEqualTo(2048);
+        assertThat(o.store).isEqualTo("postgres");
+        assertThat(o.dataDir).isEqualTo(Path.of("/var/lib/legate"));
+        assertThat(o.databaseUrl).isEqualTo("postgres://u:s3cret@db:5432/legate");
+        assertThat(o.taskRetention).isEqualTo(Duration.ofHours(12));
+        assertThat(o.maxTasks).isEqualTo(500);
+        assertThat(o.config("/").taskRetention()).isEqualTo(Duration.ofHours(12));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"agent", "bridge"})
     void aFlagWinsOverTheEnvironment(String command) {
         ServerOptions o = parse(command, ENV, "--host", "127.0.0.2", "--port", "42000", "--public-url", "http://x/",
-                "--name", "Flag", "--max-body-bytes", "4096");
+                "--name", "Flag", "--max-body-bytes", "4096", "--store", "memory", "--data-dir", "d",
+                "--database-url", "jdbc:postgresql://h/db", "--task-retention", "0", "--max-tasks", "7");
         assertThat(o.host).isEqualTo("127.0.0.2");
         assertThat(o.port).isEqualTo(42000);
         assertThat(o.publicUrl).isEqualTo("http://x/");
         assertThat(o.name).isEqualTo("Flag");
         assertThat(o.maxBodyBytes).isEqualTo(4096);
+        assertThat(o.store).isEqualTo("memory");
+        assertThat(o.dataDir).isEqualTo(Path.of("d"));
+        assertThat(o.databaseUrl).isEqualTo("jdbc:postgresql://h/db");
+        assertThat(o.taskRetention).isZero();
+        assertThat(o.maxTasks).isEqualTo(7);
     }
 
     @ParameterizedTest
@@ -61,6 +79,12 @@ class ServerOptionsTest {
         assertThat(o.publicUrl).isNull();
         assertThat(o.name).isNull();
         assertThat(o.maxBodyBytes).isEqualTo(1048576);
+        // The README says sqlite: it becomes the default here once its store is built.
+        assertThat(o.store).isEqualTo("memory");
+        assertThat(o.dataDir).isEqualTo(Path.of("data"));
+        assertThat(o.databaseUrl).isNull();
+        assertThat(o.taskRetention).isEqualTo(Duration.ofDays(7));
+        assertThat(o.maxTasks).isEqualTo(100000);
     }
 
     @ParameterizedTest
@@ -68,6 +92,50 @@ class ServerOptionsTest {
     void theHelpNamesEachKey(String command) {
         String help = Legate.commandLine(new Settings(Map.of(), Map.of())).getSubcommands().get(command).getUsageMessage();
         assertThat(help).contains("--host=<host>", "[HOST]", "--port=<port>", "[PORT]", "--public-url=<publicUrl>",
-                "[PUBLIC_URL]", "--name=<name>", "[AGENT_NAME]", "--max-body-bytes=<maxBodyBytes>", "[MAX_BODY_BYTES]");
+                "[PUBLIC_URL]", "--name=<name>", "[AGENT_NAME]", "--max-body-bytes=<maxBodyBytes>", "[MAX_BODY_BYTES]",
+                "--store=<store>", "[TASK_STORE]", "--data-dir=<dataDir>", "[DATA_DIR]", "--database-url=<databaseUrl>",
+                "[DATABASE_URL]", "--task-retention=<taskRetention>", "[TASK_RETENTION]", "--max-tasks=<maxTasks>",
+                "[MAX_TASKS]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "bridge"})
+    void theHelpNeverShowsTheDatabasePassword(String command) {
+        // Secure by default: a DATABASE_URL from the environment is never printed, password included.
+        String help = Legate.commandLine(new Settings(ENV, Map.of())).getSubcommands().get(command).getUsageMessage();
+        assertThat(help).doesNotContain("s3cret").doesNotContain("postgres://u:");
+    }
+
+    private record Outcome(int exitCode, String stderr) {
+    }
+
+    /** Runs the command as picocli would; each case here fails before anything is started. */
+    private static Outcome execute(Map<String, String> env, String... args) {
+        CommandLine cl = Legate.commandLine(new Settings(env, Map.of()), args);
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Outcome(code, err.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "bridge"})
+    void aStoreThatCannotBeOpenedIsAUsageErrorNamingIt(String command) {
+        for (String store : new String[] {"sqlite", "postgres"}) {
+            Outcome r = execute(ENV, command, "--store", store, "--port", "0");
+            assertThat(r.exitCode()).as(store).isEqualTo(2);
+            assertThat(r.stderr()).contains("the " + store + " task store is not built yet").doesNotContain("s3cret");
+        }
+        Outcome unknown = execute(Map.of(), command, "--store", "redis", "--port", "0");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.stderr()).contains("TASK_STORE must be sqlite, memory or postgres, got \"redis\"");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "bridge"})
+    void aRetentionThatIsNotADurationIsAUsageErrorSayingHowToWriteOne(String command) {
+        Outcome r = execute(Map.of("TASK_RETENTION", "7 days"), command);
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains("--task-retention").contains("\"7 days\" is not a duration").contains("30s, 10m, 12h, 7d");
     }
 }

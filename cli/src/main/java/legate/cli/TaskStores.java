@@ -1,0 +1,35 @@
+package legate.cli;
+
+import java.util.function.Supplier;
+import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.TaskStore;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Opens the task store {@code TASK_STORE} names, for {@code legate agent} and {@code legate
+ * bridge} alike: the one place each store module plugs into the commands, one branch each.
+ */
+final class TaskStores {
+    static final String SQLITE = "sqlite";
+    static final String MEMORY = "memory";
+    static final String POSTGRES = "postgres";
+
+    private TaskStores() {
+    }
+
+    /**
+     * The store the options name, open; the server that runs on it closes it.
+     *
+     * @param blame the command line a ParameterException names (usage error, exit status 2), built only to throw one
+     */
+    static TaskStore open(ServerOptions options, Supplier<CommandLine> blame) {
+        return switch (options.store) {
+            case MEMORY -> new InMemoryTaskStore(options.maxTasks);
+            case SQLITE, POSTGRES -> throw new ParameterException(blame.get(), "the " + options.store
+                    + " task store is not built yet in this version of Legate; run with --store memory (TASK_STORE=memory)");
+            default -> throw new ParameterException(blame.get(), "TASK_STORE must be " + SQLITE + ", " + MEMORY
+                    + " or " + POSTGRES + ", got \"" + options.store + "\"");
+        };
+    }
+}
