@@ -26,8 +26,9 @@ import lf.a2a.v1.TaskStatusUpdateEvent;
  * signal its executor reads.
  *
  * <p>All state changes happen under this object's lock, so an event is stored and delivered to
- * every subscriber before the next one is looked at, and a new subscriber's snapshot can never miss
- * or repeat an event.
+ * every subscriber before the next one is looked at, and a new subscriber's snapshot, or a resumed
+ * stream's replay, can never miss or repeat an event. That one lock is why the class is over 400
+ * lines: the lifecycle checks, the log, the fan-out and the resume must all be taken under it.
  */
 final class TaskRun implements EventSink {
     private final String taskId;
@@ -371,6 +372,11 @@ final class TaskRun implements EventSink {
 
     synchronized Subscription subscribe() {
         Subscription s = new Subscription(subscribers::remove);
+        if (abandoned) {
+            // A stream opened as the server stops would otherwise wait for events that never come.
+            s.fail(A2aError.INTERNAL.exception("the agent's server is stopping"));
+            return s;
+        }
         subscribers.add(s);
         return s;
     }

@@ -2,6 +2,7 @@ package legate.a2a.server.task;
 
 import static legate.a2a.server.task.RecordingSubscriber.record;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.CancelTaskRequest;
@@ -100,6 +103,18 @@ class LiveTurnsTest {
         h.sendMessage(send("the reply", parked.getId()));
         Task another = h.sendMessage(send("", "")).getTask();
         h.cancelTask(CancelTaskRequest.newBuilder().setId(another.getId()).build());
+        awaitNothingHeld(h);
+    }
+
+    @Test
+    void aStoppingServerAnswersNewTurnsWithAnErrorInsteadOfLeavingThemHanging() throws Exception {
+        RequestHandler h = handler(new InMemoryTaskStore());
+        h.close();
+        Subscription stream = h.sendStreamingMessage(send("too late", ""));
+        assertThat(stream.poll(Duration.ofSeconds(5))).isInstanceOfSatisfying(Subscription.Signal.Failure.class,
+                f -> assertThat(f.error().error()).isEqualTo(A2aError.INTERNAL));
+        assertThatThrownBy(() -> h.sendMessage(send("too late", ""))).isInstanceOfSatisfying(A2aException.class,
+                e -> assertThat(e.getMessage()).contains("stopping"));
         awaitNothingHeld(h);
     }
 }
