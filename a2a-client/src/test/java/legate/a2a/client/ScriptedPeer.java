@@ -10,7 +10,10 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A loopback HTTP/1.1 peer that answers each connection with bytes a test writes by hand, so a test
@@ -62,6 +66,13 @@ final class ScriptedPeer implements AutoCloseable {
             throw new AssertionError("the peer received no request within " + timeout);
         }
         return e;
+    }
+
+    /** The requests received so far that no test has taken yet, taking them. */
+    List<Exchange> takeReceived() {
+        List<Exchange> all = new ArrayList<>();
+        requests.drainTo(all);
+        return all;
     }
 
     /** For a script that must never answer: blocks until the peer is closed. */
@@ -139,9 +150,13 @@ final class ScriptedPeer implements AutoCloseable {
         out.write(bytes);
     }
 
-    /** The head of a chunked SSE response; follow with {@link #chunk} and, for a clean end, {@link #lastChunk}. */
+    /**
+     * The head of a chunked SSE response; follow with {@link #chunk} and, for a clean end, {@link #lastChunk}.
+     * It says Connection: close, as the peer closes every connection after one exchange, so the
+     * client never sends a later request on a connection the peer is closing.
+     */
     static void sseHead(OutputStream out) throws IOException {
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
@@ -159,11 +174,12 @@ final class ScriptedPeer implements AutoCloseable {
         out.flush();
     }
 
-    /** A ProtoJSON card with one JSON-RPC 1.0 interface at {@code url}. */
-    static String cardJson(URI url) {
+    /** A ProtoJSON card with one JSON-RPC 1.0 interface at {@code url}, declaring the extensions named. */
+    static String cardJson(URI url, String... extensionUris) {
+        String extensions = Arrays.stream(extensionUris).map(u -> "{\"uri\":\"" + u + "\"}").collect(Collectors.joining(","));
         return "{\"name\":\"Scripted\",\"description\":\"a scripted peer\",\"version\":\"0\","
                 + "\"supportedInterfaces\":[{\"url\":\"" + url + "\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}],"
-                + "\"capabilities\":{\"streaming\":true},\"defaultInputModes\":[\"text/plain\"],"
+                + "\"capabilities\":{\"streaming\":true,\"extensions\":[" + extensions + "]},\"defaultInputModes\":[\"text/plain\"],"
                 + "\"defaultOutputModes\":[\"text/plain\"],\"skills\":[]}";
     }
 
