@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.model.LegateExtensions;
+import legate.testsupport.ScriptedPeer;
 import legate.testsupport.StreamRecorder;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.StreamResponse;
