@@ -55,7 +55,8 @@ public final class JsonRpcTransport implements Transport {
     public StreamEnd stream(String method, Message request, StreamProgress progress) {
         HttpRequest.Builder post = post(method, request, EVENT_STREAM + ", " + JSON);
         if (progress.lastEventId() != null) {
-            // SSE (HTML §9.2.4): the id of the last event received, so the agent starts after it.
+            // PROTOCOL (HTML §9.2.4, Legate's resumable streams extension): the id of the last event
+            // received, so that the agent replays the task's events after it instead of the snapshot.
             post.header(LAST_EVENT_ID, progress.lastEventId());
         }
         HttpResponse<InputStream> response = exchange.open(post.build());

@@ -89,31 +89,31 @@ public final class StreamProgress {
     }
 
     /** How the current response ended when it ended without an error. */
-    public StreamEnd end() {
+    StreamEnd end() {
         return new StreamEnd(ended == null ? StreamEnd.How.CLOSED_EARLY : ended, events, lastState);
     }
 
     /** Whether the stream can be picked up again: a task and an event id are known and the turn is not over. */
-    public boolean resumable() {
+    boolean resumable() {
         return ended == null && taskId != null && !taskId.isEmpty() && lastEventId != null;
     }
 
     /** The task the stream belongs to, or null before any event named it. */
-    public String taskId() {
+    String taskId() {
         return taskId;
     }
 
     /** The id of the last event the listener received (or the one the stream started after), or null. */
-    public String lastEventId() {
+    String lastEventId() {
         return lastEventId;
     }
 
     /** How many events the listener received, over every response. */
-    public int events() {
+    int events() {
         return events;
     }
 
-    public StreamListener listener() {
+    StreamListener listener() {
         return listener;
     }
 
