@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import legate.a2a.model.LegateExtensions;
 import legate.testsupport.ScriptedPeer;
 import legate.testsupport.StreamRecorder;
@@ -232,6 +233,39 @@ class ResumableStreamTest {
 
             assertThat(end).isEqualTo(new StreamEnd(StreamEnd.How.CLOSED_EARLY, 2, TaskState.TASK_STATE_WORKING));
             assertThat(listener.attempts).hasSize(1);
+        }
+    }
+
+    // PEER (legate tap, proxies): while the agent restarts, a gateway in front of it answers -32603
+    // or an error page; that is worth the next attempt, unlike an A2A error.
+    @Test
+    void aGatewayErrorWhileTheAgentRestartsIsTriedAgain() throws Exception {
+        AtomicInteger subscriptions = new AtomicInteger();
+        Listener listener = new Listener();
+        try (ScriptedPeer peer = peer((request, out, self) -> {
+            if (!isSubscribe(request)) {
+                firstResponse(out, Cut.BROKEN, listener);
+                return;
+            }
+            switch (subscriptions.incrementAndGet()) {
+                case 1 -> ScriptedPeer.respond(out, 502, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,"
+                        + "\"error\":{\"code\":-32603,\"message\":\"legate tap: the agent is not reachable\"}}");
+                case 2 -> ScriptedPeer.respond(out, 502, "text/html", "<html><h1>Bad Gateway</h1></html>");
+                default -> {
+                    ScriptedPeer.sseHead(out);
+                    ScriptedPeer.chunk(out, frame(3, ARTIFACT));
+                    ScriptedPeer.chunk(out, frame(4, COMPLETED));
+                    ScriptedPeer.lastChunk(out);
+                }
+            }
+        }, LegateExtensions.RESUMABLE_STREAMS); A2aClient client = connect(peer, QUICK)) {
+
+            StreamEnd end = client.stream(UserMessage.text("hi"), listener);
+
+            assertThat(end).isEqualTo(new StreamEnd(StreamEnd.How.TURN_ENDED, 4, TaskState.TASK_STATE_COMPLETED));
+            assertThat(listener.attempts).extracting(ResumeAttempt::attempt).containsExactly(1, 2, 3);
+            assertThat(listener.attempts.get(1).why()).contains("-32603");
+            assertThat(listener.attempts.get(2).why()).contains("Bad Gateway");
         }
     }
 

@@ -10,6 +10,7 @@ import legate.a2a.client.ResumeAttempt;
 import legate.a2a.client.Resumption;
 import legate.a2a.client.StreamEnd;
 import legate.a2a.client.TransportException;
+import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aMethods;
 
 /**
@@ -23,7 +24,7 @@ import legate.a2a.model.A2aMethods;
  * delivers an event starts the count again. A stream given up ends as the cut that started the
  * attempts would have ended it without them: the same {@link TransportException} kind (its message
  * saying what the attempts met) or the same {@link StreamEnd.How#CLOSED_EARLY}. An agent that answers
- * the resubscription with an error (the task is gone, say) ends the attempts at once.
+ * the resubscription with an A2A error (the task is gone, say) ends the attempts at once.
  */
 public final class ResumableStream {
     private static final String CLOSED_EARLY = "the agent closed the stream before the turn ended";
@@ -107,9 +108,23 @@ public final class ResumableStream {
                 if (progress.events() > before) {
                     throw e;
                 }
-                return givenUp(progress, cut, "was refused: the agent answered " + e.getMessage());
+                if (e instanceof AgentErrorException refusal && isFinal(refusal)) {
+                    return givenUp(progress, cut, "was refused: the agent answered " + e.getMessage());
+                }
+                why = e.getMessage();
             }
         }
+    }
+
+    /**
+     * Whether an error answering the resubscription will not change: an A2A or JSON-RPC error with a
+     * meaning (the task is gone, subscribing is unsupported, the id is refused) ends the attempts.
+     * PEER (legate tap, proxies): a gateway whose agent is down or restarting answers -32603 (with
+     * HTTP 502) or a page that is not JSON-RPC until the agent is back, so those, and codes this build
+     * does not know, are worth the next attempt.
+     */
+    private static boolean isFinal(AgentErrorException e) {
+        return e.error().filter(known -> known != A2aError.INTERNAL).isPresent();
     }
 
     private boolean mayResume(StreamProgress progress) {
