@@ -38,11 +38,13 @@ import picocli.CommandLine.Spec;
         description = {"Talk to an A2A v1.0 agent found through its Agent Card.",
                 "Without a subcommand: a demonstration of one task over two turns (INPUT_REQUIRED, then WORKING, "
                         + "the artifact and COMPLETED) and a GetTask showing the stored task.",
+                "A stream cut before its turn ended is resumed after the last event printed (one line says so) "
+                        + "when the agent's card declares resumable streams.",
                 "Options can also be set by the environment variable named in brackets, or in a .env file."},
         footer = {"", "Exit codes:",
                 "  0  the task completed or asks for input, or the agent answered",
                 "  1  the task failed, was canceled or rejected, needs credentials, or its stream",
-                "     ended early",
+                "     ended early (cut, and not resumed)",
                 "  2  usage error",
                 "  3  the agent answered with an error (A2A or JSON-RPC code)",
                 "  4  no A2A agent reachable at the URL (refused, timed out, no card, not A2A)"})
@@ -163,7 +165,7 @@ final class ClientCommand implements Callable<Integer> {
         if (base == null) {
             return ClientExit.USAGE.code();
         }
-        EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), json,
+        EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), err(), json,
                 json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
         try (A2aClient client = A2aClient.connect(base)) {
             return action.run(client, printer);

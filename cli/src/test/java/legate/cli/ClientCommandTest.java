@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -19,9 +20,11 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.model.LegateExtensions;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import legate.testsupport.Cleanup;
+import legate.testsupport.ScriptedPeer;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -174,6 +177,107 @@ class ClientCommandTest {
         assertThat(list.out()).containsPattern(Pattern.quote(taskId) + " +completed +context ctx-cli").contains("1 of 1 task(s)");
         Run card = legate(revisorUrl, "client", "card");
         assertThat(card.out()).startsWith("Revisor ").contains("* JSONRPC 1.0 at " + revisorUrl + "/  (dialed)");
+    }
+
+    // The resumable streams extension (README "legate client"): a stream cut mid-turn is picked up
+    // after the last event printed, with one line saying so, every event printed once and in order,
+    // and the exit code of the task as it ended.
+    @Test
+    void askResumesACutStreamWithOneLineAndPrintsEveryEventOnce() throws Exception {
+        try (ScriptedPeer peer = new ScriptedPeer(ClientCommandTest::cutThenReplay)) {
+            Run run = legate(peer.url().toString(), "client", "ask", "hello");
+
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.err()).isEmpty();
+            String header = resubscription(peer).header("Last-Event-ID");
+            List<String> lines = run.lines();
+            assertThat(lines).filteredOn(l -> l.contains("stream cut"))
+                    .containsExactly("  (stream cut; resuming after event " + header + ")");
+            int task = indexOf(lines, "^  task +submitted +id T ");
+            int working = indexOf(lines, "^  status +working +step one$");
+            int artifact = indexOf(lines, "^  artifact +a1 +done$");
+            int completed = indexOf(lines, "^  status +completed$");
+            int resumed = lines.indexOf("  (stream cut; resuming after event " + header + ")");
+            assertThat(List.of(task, working, artifact, completed)).allMatch(i -> i >= 0).isSorted();
+            assertThat(resumed).isBetween(task, artifact);
+            assertThat(lines).filteredOn(l -> l.startsWith("  status") || l.startsWith("  task") || l.startsWith("  artifact"))
+                    .hasSize(4);
+        }
+    }
+
+    // --json keeps standard output to JSON lines: the resume line goes to standard error.
+    @Test
+    void askWithJsonSaysItResumedOnStandardError() throws Exception {
+        try (ScriptedPeer peer = new ScriptedPeer(ClientCommandTest::cutThenReplay)) {
+            Run run = legate(peer.url().toString(), "client", "--json", "ask", "hello");
+
+            assertThat(run.exit()).as(run.err()).isZero();
+            String header = resubscription(peer).header("Last-Event-ID");
+            assertThat(run.err().lines().toList()).containsExactly("(stream cut; resuming after event " + header + ")");
+            assertThat(run.lines()).hasSize(4).allMatch(l -> l.startsWith("{"));
+        }
+    }
+
+    // A resumption the agent refuses gives the outcome a cut stream had before: exit 1 (its stream
+    // ended early), one line naming the task and how to follow it.
+    @Test
+    void aRefusedResumptionExitsOneNamingTheTask() throws Exception {
+        try (ScriptedPeer peer = new ScriptedPeer((request, out, self) -> {
+            if (request.body().contains("\"SubscribeToTask\"")) {
+                ScriptedPeer.respond(out, 200, "application/json",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task not found: T\"}}");
+                return;
+            }
+            cutThenReplay(request, out, self);
+        })) {
+            Run run = legate(peer.url().toString(), "client", "ask", "hello");
+
+            assertThat(run.exit()).isEqualTo(1);
+            assertThat(run.err().lines().toList()).singleElement().asString()
+                    .startsWith("legate client: the stream of task T broke before it finished")
+                    .contains("was refused: the agent answered TASK_NOT_FOUND (-32001)")
+                    .endsWith("follow it with: legate client subscribe T");
+        }
+    }
+
+    /** The events of the scripted task, each with its id: the SSE id is its index plus one. */
+    private static final List<String> EVENTS = List.of(
+            "{\"task\":{\"id\":\"T\",\"contextId\":\"C\",\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}",
+            "{\"statusUpdate\":{\"taskId\":\"T\",\"contextId\":\"C\",\"status\":{\"state\":\"TASK_STATE_WORKING\","
+                    + "\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"step one\"}]}}}}",
+            "{\"artifactUpdate\":{\"taskId\":\"T\",\"contextId\":\"C\",\"artifact\":{\"artifactId\":\"a1\","
+                    + "\"parts\":[{\"text\":\"done\"}]}}}",
+            "{\"statusUpdate\":{\"taskId\":\"T\",\"contextId\":\"C\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}}");
+
+    /**
+     * An agent whose card declares resumable streams: SendStreamingMessage gets events 1 and 2, then
+     * the connection breaks; SubscribeToTask gets every event after its Last-Event-ID, as a Legate
+     * server replays them. (The JDK client may lose bytes it had not yet read when a connection
+     * breaks, so the id it resumes after is read from the request, not assumed.)
+     */
+    private static void cutThenReplay(ScriptedPeer.Exchange request, OutputStream out, ScriptedPeer self) throws IOException {
+        if (ScriptedPeer.isCardRequest(request)) {
+            ScriptedPeer.respond(out, 200, "application/json", ScriptedPeer.cardJson(self.url(), LegateExtensions.RESUMABLE_STREAMS));
+            return;
+        }
+        ScriptedPeer.sseHead(out);
+        boolean resumed = request.body().contains("\"SubscribeToTask\"");
+        int from = resumed ? Integer.parseInt(request.header("Last-Event-ID")) : 0;
+        int to = resumed ? EVENTS.size() : 2;
+        for (int i = from; i < to; i++) {
+            ScriptedPeer.chunk(out, "id: " + (i + 1) + "\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + EVENTS.get(i) + "}\n\n");
+        }
+        if (resumed) {
+            ScriptedPeer.lastChunk(out);
+        }
+    }
+
+    /** The SubscribeToTask the client resumed with, after the card fetch and the SendStreamingMessage. */
+    private static ScriptedPeer.Exchange resubscription(ScriptedPeer peer) {
+        List<ScriptedPeer.Exchange> requests = peer.takeReceived();
+        assertThat(requests).hasSize(3);
+        assertThat(requests.get(2).body()).contains("\"SubscribeToTask\"").contains("\"id\":\"T\"");
+        return requests.get(2);
     }
 
     private static int indexOf(List<String> lines, String regex) {

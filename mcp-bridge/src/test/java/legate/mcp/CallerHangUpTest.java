@@ -6,8 +6,6 @@ import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -48,12 +46,8 @@ class CallerHangUpTest {
         McpEndpoint endpoint = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN, Map.of("revisor", revisorUrl))
                 .withTimers(Duration.ofMillis(100), Duration.ofSeconds(30))));
         endpoint.start();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (A2aClient a2a = A2aClient.connect(revisorUrl)) {
-            String session = initialize(http, endpoint);
-            HttpResponse<InputStream> call = http.send(post(endpoint, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
-                    + "\"method\":\"tools/call\",\"params\":{\"name\":\"a2a_ask\",\"arguments\":{\"text\":\"Count these words.\"},"
-                    + "\"_meta\":{\"progressToken\":\"p1\"}}}"), HttpResponse.BodyHandlers.ofInputStream());
+        try (McpCaller caller = new McpCaller(endpoint, TOKEN); A2aClient a2a = A2aClient.connect(revisorUrl)) {
+            HttpResponse<InputStream> call = caller.openCall(caller.initialize(), "a2a_ask", "{\"text\":\"Count these words.\"}");
             String taskId;
             try (BufferedReader sse = new BufferedReader(new InputStreamReader(call.body(), StandardCharsets.UTF_8))) {
                 taskId = firstTaskId(sse);
@@ -63,23 +57,9 @@ class CallerHangUpTest {
 
             assertThat(end.lastState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
             assertThat(a2a.getTask(taskId).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
-            assertThat(http.send(post(endpoint, null, INITIALIZE), HttpResponse.BodyHandlers.ofString()).statusCode())
+            assertThat(caller.http().send(caller.post(null, McpCaller.INITIALIZE), HttpResponse.BodyHandlers.ofString()).statusCode())
                     .as("the endpoint still serves").isEqualTo(200);
-        } finally {
-            http.shutdownNow();
         }
-    }
-
-    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-            + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"hang-up\",\"version\":\"0\"}}}";
-
-    private static String initialize(HttpClient http, McpEndpoint endpoint) throws Exception {
-        HttpResponse<String> init = http.send(post(endpoint, null, INITIALIZE), HttpResponse.BodyHandlers.ofString());
-        assertThat(init.statusCode()).isEqualTo(200);
-        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
-        http.send(post(endpoint, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                HttpResponse.BodyHandlers.discarding());
-        return session;
     }
 
     /** Reads SSE lines up to the first progress notification and takes the task id from it. */
@@ -92,18 +72,5 @@ class CallerHangUpTest {
             }
         }
         throw new AssertionError("the call ended before its first progress notification");
-    }
-
-    private static HttpRequest post(McpEndpoint endpoint, String session, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint.url()))
-                .timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + TOKEN.value())
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (session != null) {
-            b.header("Mcp-Session-Id", session);
-        }
-        return b.build();
     }
 }

@@ -1,6 +1,7 @@
 /**
  * What Legate's tests share: a cleanup extension that fails a test on a leaked child process or
- * stream, one way to run the checkout's Node.js scripts, and one recorder of A2A stream events.
+ * stream, one way to run the checkout's Node.js scripts, one recorder of A2A stream events, and a
+ * peer that writes raw HTTP.
  *
  * <ul>
  *   <li>{@link legate.testsupport.Cleanup}: a JUnit 5 extension. It closes what a test registers
@@ -15,6 +16,9 @@
  *   <li>{@link legate.testsupport.StreamRecorder}: the events of one A2A stream as a client sees
  *       them ({@code kinds()}, {@code states()}, {@code said()}, {@code artifacts()}), bounded waits,
  *       and "nothing left over".</li>
+ *   <li>{@link legate.testsupport.ScriptedPeer}: a loopback HTTP/1.1 peer whose answers a test
+ *       writes byte by byte (a card, SSE frames with ids, a stream cut in the middle), for the
+ *       client side of cases no well-behaved server produces on demand.</li>
  * </ul>
  *
  * <h2>Why this module knows no server</h2>

@@ -7,10 +7,13 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
-import legate.a2a.model.A2aMethods;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
+import legate.a2a.client.internal.ResumableStream;
+import legate.a2a.client.internal.StreamProgress;
 import legate.a2a.client.internal.Transport;
+import legate.a2a.model.A2aMethods;
+import legate.a2a.model.LegateExtensions;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.CancelTaskRequest;
@@ -42,6 +45,12 @@ import lf.a2a.v1.Task;
  * ({@link AgentErrorException}), a failed exchange ({@link TransportException}), an answer that is
  * not A2A ({@link InvalidResponseException}) or a failed discovery ({@link AgentCardException}).
  * Thread-safe; streams block the calling thread and deliver events to a {@link StreamListener}.
+ *
+ * <p>A stream cut before its turn ended (a broken connection, or the agent closing it early) is
+ * resumed when the agent's card declares {@link LegateExtensions#RESUMABLE_STREAMS}: the client
+ * calls SubscribeToTask with {@code Last-Event-ID} set to the last event it received and goes on
+ * delivering to the same listener, with no event twice, as {@link ClientConfig#resumption()} allows.
+ * Without the extension, or when the attempts fail, the stream ends as it was cut.
  */
 public final class A2aClient implements AutoCloseable {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
@@ -51,6 +60,8 @@ public final class A2aClient implements AutoCloseable {
     private final AgentInterface endpoint;
     private final Transport transport;
     private final ClientConfig config;
+    private final ResumableStream streams;
+    private volatile boolean closed;
 
     private A2aClient(HttpClient http, AgentCard card, URI cardUrl, ClientConfig config) {
         this.http = http;
@@ -60,6 +71,14 @@ public final class A2aClient implements AutoCloseable {
         URI url = interfaceUrl(endpoint, cardUrl);
         // Binding.IMPLEMENTED holds JSONRPC only, so ClientConfig admits no other binding yet.
         this.transport = new JsonRpcTransport(new HttpExchange(http, config.headers()), url);
+        this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
+                () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
+    }
+
+    /** Whether a card declares Legate's resumable streams extension (A2A §4.6: capabilities.extensions). */
+    public static boolean declaresResumableStreams(AgentCard card) {
+        return card.getCapabilities().getExtensionsList().stream()
+                .anyMatch(e -> e.getUri().equals(LegateExtensions.RESUMABLE_STREAMS));
     }
 
     /** Discovers the agent at {@code baseUrl} with the default configuration. */
@@ -104,6 +123,11 @@ public final class A2aClient implements AutoCloseable {
         return endpoint;
     }
 
+    /** Whether this client resumes a cut stream: the card declares the extension and the config allows it. */
+    public boolean resumesStreams() {
+        return streams.enabled();
+    }
+
     /** SendMessage, blocking: answers once the task is terminal or interrupted, or with the agent's Message. */
     public SendMessageResponse send(lf.a2a.v1.Message message) {
         return send(SendMessageRequest.newBuilder().setMessage(message).build());
@@ -127,13 +151,16 @@ public final class A2aClient implements AutoCloseable {
         return transport.call(A2aMethods.SEND_MESSAGE, withTenant(request), SendMessageResponse.newBuilder(), bound).build();
     }
 
-    /** SendStreamingMessage: each event reaches the listener as it arrives; returns when the stream ends. */
+    /**
+     * SendStreamingMessage: each event reaches the listener as it arrives; returns when the stream
+     * ends, having resumed it where the agent allows (see the class comment).
+     */
     public StreamEnd stream(lf.a2a.v1.Message message, StreamListener listener) {
         return stream(SendMessageRequest.newBuilder().setMessage(message).build(), listener);
     }
 
     public StreamEnd stream(SendMessageRequest request, StreamListener listener) {
-        return transport.stream(A2aMethods.SEND_STREAMING_MESSAGE, withTenant(request), listener);
+        return streams.follow(A2aMethods.SEND_STREAMING_MESSAGE, withTenant(request), new StreamProgress(listener, null, null));
     }
 
     /** GetTask with the agent's default history. */
@@ -165,8 +192,21 @@ public final class A2aClient implements AutoCloseable {
      * turn ends or the agent closes the stream.
      */
     public StreamEnd subscribe(String taskId, StreamListener listener) {
-        return transport.stream(A2aMethods.SUBSCRIBE_TO_TASK,
-                withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()), listener);
+        return subscribe(taskId, null, listener);
+    }
+
+    /**
+     * SubscribeToTask after an event already received: with {@code Last-Event-ID}, an agent that
+     * declares {@link LegateExtensions#RESUMABLE_STREAMS} replays the task's events after that one,
+     * then goes on live, instead of opening with the snapshot.
+     *
+     * @param lastEventId the id of the last event received ({@link StreamListener#onEvent(lf.a2a.v1.StreamResponse,
+     *     String)}), or null for a plain subscription
+     */
+    public StreamEnd subscribe(String taskId, String lastEventId, StreamListener listener) {
+        return streams.follow(A2aMethods.SUBSCRIBE_TO_TASK,
+                withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()),
+                new StreamProgress(listener, taskId, lastEventId));
     }
 
     /**
@@ -176,6 +216,7 @@ public final class A2aClient implements AutoCloseable {
      */
     @Override
     public void close() {
+        closed = true;
         http.shutdownNow();
         try {
             http.awaitTermination(CLOSE_WAIT);

@@ -15,9 +15,10 @@ import java.util.Map;
  *     streams have no bound, because a turn of a real agent may take minutes
  * @param bindings what this client may dial, checked against the card in the card's order
  * @param headers extra headers on every request, such as {@code Authorization} (A2A §7.3)
+ * @param resumption how a stream cut before its turn ended is resumed, where the agent allows it
  */
 public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
-                           List<Binding> bindings, Map<String, String> headers) {
+                           List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
 
     public ClientConfig {
         requirePositive(connectTimeout, "connectTimeout");
@@ -34,22 +35,38 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
             }
         }
         headers = Map.copyOf(headers);
+        if (resumption == null) {
+            throw new IllegalArgumentException("resumption must be given; Resumption.OFF turns it off");
+        }
     }
 
-    /** Connect and card within 10 s, other bounded calls within 60 s, JSON-RPC 1.0, no extra headers. */
+    /** A configuration that resumes cut streams as {@link Resumption#DEFAULT} does. */
+    public ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
+                        List<Binding> bindings, Map<String, String> headers) {
+        this(connectTimeout, cardTimeout, callTimeout, bindings, headers, Resumption.DEFAULT);
+    }
+
+    /**
+     * Connect and card within 10 s, other bounded calls within 60 s, JSON-RPC 1.0, no extra headers,
+     * cut streams resumed ({@link Resumption#DEFAULT}).
+     */
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60),
                 List.of(Binding.JSONRPC_1_0), Map.of());
     }
 
     public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {
-        return new ClientConfig(connect, card, call, bindings, headers);
+        return new ClientConfig(connect, card, call, bindings, headers, resumption);
+    }
+
+    public ClientConfig withResumption(Resumption how) {
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how);
     }
 
     public ClientConfig withHeader(String name, String value) {
         Map<String, String> all = new LinkedHashMap<>(headers);
         all.put(name, value);
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption);
     }
 
     private static void requirePositive(Duration d, String name) {

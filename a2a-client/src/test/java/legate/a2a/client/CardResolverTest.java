@@ -12,6 +12,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import legate.testsupport.ScriptedPeer;
 import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.SecurityScheme;
 import lf.a2a.v1.TaskState;

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import legate.a2a.model.A2aError;
+import legate.testsupport.ScriptedPeer;
 import legate.testsupport.StreamRecorder;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.AgentCard;

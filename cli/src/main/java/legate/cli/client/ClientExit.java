@@ -4,7 +4,7 @@ package legate.cli.client;
 public enum ClientExit {
     /** The task completed, asks for input, or the agent answered the request. */
     OK(0),
-    /** The task failed, was canceled or rejected, needs credentials, or its stream ended early. */
+    /** The task failed, was canceled or rejected, needs credentials, or its stream ended early (cut, and not resumed). */
     TASK_UNFINISHED(1),
     /** The command line or a setting is wrong (picocli uses 2 for usage errors too). */
     USAGE(2),

@@ -4,6 +4,7 @@ import com.google.protobuf.util.Timestamps;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import legate.a2a.client.ResumeAttempt;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.model.TaskStates;
 import lf.a2a.v1.AgentCard;
@@ -21,7 +22,7 @@ import lf.a2a.v1.TaskStatus;
  * Prints what an A2A agent sends, as it arrives: for people, one line per event with its kind and
  * the task's state (an artifact adds one indented line per text line or data field); with
  * {@code --json}, each event or result as one line of ProtoJSON for scripts, and nothing else on
- * standard output.
+ * standard output (a line about a resumed stream goes to standard error there).
  */
 public final class EventPrinter {
     private static final int KIND_WIDTH = 10;
@@ -30,11 +31,13 @@ public final class EventPrinter {
     private static final String CONTINUATION = " ".repeat(INDENT.length() + KIND_WIDTH + LABEL_WIDTH);
 
     private final PrintWriter out;
+    private final PrintWriter err;
     private final boolean json;
     private final Palette palette;
 
-    public EventPrinter(PrintWriter out, boolean json, Palette palette) {
+    public EventPrinter(PrintWriter out, PrintWriter err, boolean json, Palette palette) {
         this.out = out;
+        this.err = err;
         this.json = json;
         this.palette = palette;
     }
@@ -123,6 +126,18 @@ public final class EventPrinter {
         }
         CardText.lines(card, dialed, palette).forEach(out::println);
         out.flush();
+    }
+
+    /**
+     * The stream was cut and the client subscribes again after the last event: one line, between the
+     * events it falls between; on standard error under --json, so standard output stays JSON lines.
+     */
+    void resuming(ResumeAttempt attempt) {
+        String line = "(stream cut; resuming after event " + attempt.lastEventId()
+                + (attempt.attempt() == 1 ? "" : ", attempt " + attempt.attempt() + " of " + attempt.attempts()) + ")";
+        PrintWriter to = json ? err : out;
+        to.println(json ? line : INDENT + palette.dim(line));
+        to.flush();
     }
 
     /** A line for people; dropped under --json so standard output stays JSON lines. */

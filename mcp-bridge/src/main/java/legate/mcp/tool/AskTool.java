@@ -22,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * interrupted, or the agent answers with a Message, turning every A2A event into a progress
  * notification on the way.
  *
+ * <p>A stream cut before the turn ended is resumed where the agent declares resumable streams (the
+ * client library subscribes again after the last event), so the call goes on and ends as the task
+ * ends; each attempt is a progress notification. Only a stream that cannot be resumed ends the turn
+ * as truncated.
+ *
  * <p>While upstream is quiet a heartbeat tick goes out every {@code heartbeat}; after
  * {@code silence} without a single upstream event the turn is given up and the caller gets the
  * identity of the work. A caller that hangs up does not cancel the task: disconnecting is not
@@ -59,7 +64,8 @@ final class AskTool implements A2aTool {
                 .description("Send a message to an A2A agent and wait until its task completes, fails, is canceled or "
                         + "rejected, or the agent asks for input; progress is reported while it works. The outcome is "
                         + "task, message (the agent just answered), interrupted (it waits for input: reply with a2a_ask "
-                        + "and the same taskId) or truncated (the stream stopped early: find the work with a2a_task). "
+                        + "and the same taskId) or truncated (the stream stopped early and could not be resumed: find the work "
+                        + "with a2a_task). "
                         + "taskId continues that task; contextId without taskId starts new work in the same "
                         + "conversation, so answering a question with the contextId alone opens a second task and "
                         + "leaves the first one waiting.")
@@ -99,6 +105,15 @@ final class AskTool implements A2aTool {
                         LOG.info("a2a_ask: agent {}, {}", turn.agent(), turn.identity());
                     }
                     if (!progress.send(line)) {
+                        return callerGone(turn);
+                    }
+                }
+                case UpstreamStream.Resuming r -> {
+                    // Not an upstream event: the silence gate keeps counting while the client resumes.
+                    LOG.info("a2a_ask: the stream from agent {} was cut ({}: {}); resuming after event {}, attempt {} of {}",
+                            turn.agent(), turn.identity(), r.attempt().why(), r.attempt().lastEventId(),
+                            r.attempt().attempt(), r.attempt().attempts());
+                    if (!progress.send(turn.resuming(r.attempt()))) {
                         return callerGone(turn);
                     }
                 }

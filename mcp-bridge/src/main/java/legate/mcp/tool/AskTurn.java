@@ -2,6 +2,7 @@ package legate.mcp.tool;
 
 import java.time.Duration;
 import legate.a2a.client.A2aClientException;
+import legate.a2a.client.ResumeAttempt;
 import legate.a2a.client.StreamEnd;
 import legate.a2a.model.TaskStates;
 import legate.mcp.upstream.ArtifactAggregate;
@@ -78,6 +79,12 @@ final class AskTurn {
 
     boolean started() {
         return events > 0;
+    }
+
+    /** The stream was cut and the client subscribes again after the last event. */
+    String resuming(ResumeAttempt attempt) {
+        return "stream from agent " + agent + " cut; resuming after event " + attempt.lastEventId()
+                + " (attempt " + attempt.attempt() + " of " + attempt.attempts() + "; " + excerpt(attempt.why()) + ")";
     }
 
     /** A tick while upstream is quiet. */

@@ -5,7 +5,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.client.A2aClient;
+import legate.a2a.client.ResumeAttempt;
 import legate.a2a.client.StreamEnd;
+import legate.a2a.client.StreamListener;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.TaskState;
@@ -15,16 +17,24 @@ import lf.a2a.v1.TaskState;
  * tool's thread as {@link Signal}s, so that thread can wait with a timeout (heartbeats, the silence
  * gate) and can leave a stream that never ends.
  *
+ * <p>A stream cut before the turn ended is resumed by the client library when the agent declares
+ * resumable streams; each attempt is a {@link Resuming} signal between the events, which go on as
+ * if nothing happened.
+ *
  * <p>{@link #close()} stops reading: it interrupts the reader, which closes the HTTP response and
  * with it the connection. PROTOCOL (A2A streams): a task may have several streams, and closing one
  * affects neither the task nor the others, so closing is never cancelling; only CancelTask is.
  */
 public final class UpstreamStream implements AutoCloseable {
     /** What the reader reports, in order; after {@link Ended} or {@link Failed} nothing follows. */
-    public sealed interface Signal permits Event, Ended, Failed, Quiet {
+    public sealed interface Signal permits Event, Resuming, Ended, Failed, Quiet {
     }
 
     public record Event(StreamResponse event) implements Signal {
+    }
+
+    /** The stream was cut and the client subscribes again after the last event. */
+    public record Resuming(ResumeAttempt attempt) implements Signal {
     }
 
     public record Ended(StreamEnd end) implements Signal {
@@ -66,22 +76,36 @@ public final class UpstreamStream implements AutoCloseable {
 
     private void read(A2aClient client, SendMessageRequest request) {
         try {
-            StreamEnd end = client.stream(request, event -> {
-                if (closed) {
-                    return false;
-                }
-                signals.add(new Event(event));
-                // PROTOCOL (A2A §7.6.1): AUTH_REQUIRED may resume on the same stream once credentials
-                // arrive out of band, so the client library keeps reading; for the MCP caller the turn
-                // is over (it must act), so reading stops here.
-                return !(event.hasStatusUpdate()
-                        && event.getStatusUpdate().getStatus().getState() == TaskState.TASK_STATE_AUTH_REQUIRED);
-            });
-            signals.add(new Ended(end));
+            signals.add(new Ended(client.stream(request, new Relay())));
         } catch (RuntimeException e) {
             if (!closed) {
                 signals.add(new Failed(e));
             }
+        }
+    }
+
+    /** Hands what the client reads to the tool's thread, until the stream is closed. */
+    private final class Relay implements StreamListener {
+        @Override
+        public boolean onEvent(StreamResponse event) {
+            if (closed) {
+                return false;
+            }
+            signals.add(new Event(event));
+            // PROTOCOL (A2A §7.6.1): AUTH_REQUIRED may resume on the same stream once credentials
+            // arrive out of band, so the client library keeps reading; for the MCP caller the turn
+            // is over (it must act), so reading stops here.
+            return !(event.hasStatusUpdate()
+                    && event.getStatusUpdate().getStatus().getState() == TaskState.TASK_STATE_AUTH_REQUIRED);
+        }
+
+        @Override
+        public boolean onResume(ResumeAttempt attempt) {
+            if (closed) {
+                return false;
+            }
+            signals.add(new Resuming(attempt));
+            return true;
         }
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.StreamEnd;
-import legate.a2a.client.StreamListener;
 import legate.a2a.client.TransportException;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aMethods;
@@ -34,6 +33,7 @@ import lf.a2a.v1.StreamResponse;
 public final class JsonRpcTransport implements Transport {
     private static final String JSON = "application/json";
     private static final String EVENT_STREAM = "text/event-stream";
+    private static final String LAST_EVENT_ID = "Last-Event-ID";
 
     private final HttpExchange exchange;
     private final URI endpoint;
@@ -46,31 +46,39 @@ public final class JsonRpcTransport implements Transport {
 
     @Override
     public <B extends Message.Builder> B call(String method, Message request, B result, Duration bound) {
-        HttpResponse<byte[]> response = exchange.send(post(method, request, JSON), bound);
+        HttpResponse<byte[]> response = exchange.send(post(method, request, JSON).build(), bound);
         JsonNode node = resultOf(method, response.statusCode(), HttpExchange.mediaType(response), response.body());
         return parse(method, node, result);
     }
 
     @Override
-    public StreamEnd stream(String method, Message request, StreamListener listener) {
-        HttpResponse<InputStream> response = exchange.open(post(method, request, EVENT_STREAM + ", " + JSON));
+    public StreamEnd stream(String method, Message request, StreamProgress progress) {
+        HttpRequest.Builder post = post(method, request, EVENT_STREAM + ", " + JSON);
+        if (progress.lastEventId() != null) {
+            // PROTOCOL (HTML §9.2.4, Legate's resumable streams extension): the id of the last event
+            // received, so that the agent replays the task's events after it instead of the snapshot.
+            post.header(LAST_EVENT_ID, progress.lastEventId());
+        }
+        HttpResponse<InputStream> response = exchange.open(post.build());
         String type = HttpExchange.mediaType(response);
-        StreamResponseReader reader = new StreamResponseReader(method, listener,
-                method.equals(A2aMethods.SUBSCRIBE_TO_TASK), frame -> event(method, frame));
+        progress.open(method.equals(A2aMethods.SUBSCRIBE_TO_TASK));
+        StreamResponseReader reader = new StreamResponseReader(method, progress, frame -> event(method, frame));
         try (InputStream body = response.body()) {
             if (type.equals(EVENT_STREAM)) {
-                return reader.read(body);
+                reader.read(body);
+                return progress.end();
             }
             // PROTOCOL (A2A §9.4.2) and PEER (@a2a-js/sdk 1.2.0): an error before the first event
             // comes back as a plain JSON-RPC body, not as a stream; branch on the Content-Type.
             JsonNode node = resultOf(method, response.statusCode(), type, body.readAllBytes());
-            return reader.single(parse(method, node, StreamResponse.newBuilder()).build());
+            reader.single(parse(method, node, StreamResponse.newBuilder()).build());
+            return progress.end();
         } catch (IOException e) {
             throw TransportException.of(e, endpoint);
         }
     }
 
-    private HttpRequest post(String method, Message params, String accept) {
+    private HttpRequest.Builder post(String method, Message params, String accept) {
         StringBuilder body = JsonRpcCodec.openRequest(ids.incrementAndGet(), method, new StringBuilder(256));
         ProtoJson.printTo(params, body);
         JsonRpcCodec.closeEnvelope(body);
@@ -79,8 +87,7 @@ public final class JsonRpcTransport implements Transport {
         return exchange.request(endpoint)
                 .header("Content-Type", JSON)
                 .header("Accept", accept)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
     }
 
     /** The StreamResponse of one SSE frame's data, or the agent's error, thrown. */

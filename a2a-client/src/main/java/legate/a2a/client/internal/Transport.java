@@ -3,7 +3,6 @@ package legate.a2a.client.internal;
 import com.google.protobuf.Message;
 import java.time.Duration;
 import legate.a2a.client.StreamEnd;
-import legate.a2a.client.StreamListener;
 
 /**
  * One A2A protocol binding as the client uses it: the operations by their gRPC names, requests and
@@ -19,6 +18,10 @@ public interface Transport {
      */
     <B extends Message.Builder> B call(String method, Message request, B result, Duration bound);
 
-    /** A streaming operation; returns when the stream ends, after handing each event to the listener. */
-    StreamEnd stream(String method, Message request, StreamListener listener);
+    /**
+     * One response of a streaming operation; returns when it ends, after handing each event to
+     * {@code progress}. When the progress has a last event id, the request asks to start after it
+     * (SSE's {@code Last-Event-ID}).
+     */
+    StreamEnd stream(String method, Message request, StreamProgress progress);
 }

@@ -1,4 +1,4 @@
-package legate.a2a.client;
+package legate.testsupport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,7 +10,10 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -19,23 +22,27 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A loopback HTTP/1.1 peer that answers each connection with bytes a test writes by hand, so a test
  * can send what no well-behaved server would: a stream cut in the middle, an HTML error page, an
  * error event, or no answer at all. Each connection carries one exchange and is then closed.
  */
-final class ScriptedPeer implements AutoCloseable {
+public final class ScriptedPeer implements AutoCloseable {
+    /** PROTOCOL (A2A §8.2): where a client fetches the public Agent Card. */
+    private static final String CARD_PATH = ".well-known/agent-card.json";
+
     /** One request as it arrived. Header names are lower-case. */
-    record Exchange(String method, String path, Map<String, String> headers, String body) {
-        String header(String name) {
+    public record Exchange(String method, String path, Map<String, String> headers, String body) {
+        public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
     }
 
     /** Writes the answer to one request; returning closes the connection. */
     @FunctionalInterface
-    interface Script {
+    public interface Script {
         void answer(Exchange request, OutputStream out, ScriptedPeer self) throws IOException, InterruptedException;
     }
 
@@ -45,18 +52,18 @@ final class ScriptedPeer implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    ScriptedPeer(Script script) throws IOException {
+    public ScriptedPeer(Script script) throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.script = script;
         Thread.ofVirtual().name("scripted-peer-accept").start(this::acceptLoop);
     }
 
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/");
     }
 
     /** The next request the peer received, waiting at most {@code timeout}. */
-    Exchange nextRequest(Duration timeout) throws InterruptedException {
+    public Exchange nextRequest(Duration timeout) throws InterruptedException {
         Exchange e = requests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (e == null) {
             throw new AssertionError("the peer received no request within " + timeout);
@@ -64,8 +71,15 @@ final class ScriptedPeer implements AutoCloseable {
         return e;
     }
 
+    /** The requests received so far that no test has taken yet, taking them. */
+    public List<Exchange> takeReceived() {
+        List<Exchange> all = new ArrayList<>();
+        requests.drainTo(all);
+        return all;
+    }
+
     /** For a script that must never answer: blocks until the peer is closed. */
-    void hangUntilClosed() throws InterruptedException {
+    public void hangUntilClosed() throws InterruptedException {
         closed.await();
     }
 
@@ -132,21 +146,25 @@ final class ScriptedPeer implements AutoCloseable {
     // ---------------------------------------------------------------- answers
 
     /** A complete response with a Content-Length. */
-    static void respond(OutputStream out, int status, String contentType, String body) throws IOException {
+    public static void respond(OutputStream out, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: " + contentType + "\r\nContent-Length: " + bytes.length
                 + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
     }
 
-    /** The head of a chunked SSE response; follow with {@link #chunk} and, for a clean end, {@link #lastChunk}. */
-    static void sseHead(OutputStream out) throws IOException {
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+    /**
+     * The head of a chunked SSE response; follow with {@link #chunk} and, for a clean end, {@link #lastChunk}.
+     * It says Connection: close, as the peer closes every connection after one exchange, so the
+     * client never sends a later request on a connection the peer is closing.
+     */
+    public static void sseHead(OutputStream out) throws IOException {
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 
-    static void chunk(OutputStream out, String text) throws IOException {
+    public static void chunk(OutputStream out, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
@@ -154,20 +172,21 @@ final class ScriptedPeer implements AutoCloseable {
         out.flush();
     }
 
-    static void lastChunk(OutputStream out) throws IOException {
+    public static void lastChunk(OutputStream out) throws IOException {
         out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 
-    /** A ProtoJSON card with one JSON-RPC 1.0 interface at {@code url}. */
-    static String cardJson(URI url) {
+    /** A ProtoJSON card with one JSON-RPC 1.0 interface at {@code url}, declaring the extensions named. */
+    public static String cardJson(URI url, String... extensionUris) {
+        String extensions = Arrays.stream(extensionUris).map(u -> "{\"uri\":\"" + u + "\"}").collect(Collectors.joining(","));
         return "{\"name\":\"Scripted\",\"description\":\"a scripted peer\",\"version\":\"0\","
                 + "\"supportedInterfaces\":[{\"url\":\"" + url + "\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}],"
-                + "\"capabilities\":{\"streaming\":true},\"defaultInputModes\":[\"text/plain\"],"
+                + "\"capabilities\":{\"streaming\":true,\"extensions\":[" + extensions + "]},\"defaultInputModes\":[\"text/plain\"],"
                 + "\"defaultOutputModes\":[\"text/plain\"],\"skills\":[]}";
     }
 
-    static boolean isCardRequest(Exchange request) {
-        return request.method().equals("GET") && request.path().endsWith(CardResolver.WELL_KNOWN_PATH);
+    public static boolean isCardRequest(Exchange request) {
+        return request.method().equals("GET") && request.path().endsWith(CARD_PATH);
     }
 }
