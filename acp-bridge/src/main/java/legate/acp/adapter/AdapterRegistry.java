@@ -34,6 +34,7 @@ public final class AdapterRegistry implements AutoCloseable {
     private final PermissionPolicy policy;
     private final BridgeLogs logs;
     private final Clock clock;
+    private final ConversationRecords records;
     private final Map<String, Conversation> conversations = new ConcurrentHashMap<>();
     /** Open tasks by id, so a cancel of a parked task can find its conversation. */
     private final Map<String, String> openTaskContexts = new ConcurrentHashMap<>();
@@ -42,6 +43,13 @@ public final class AdapterRegistry implements AutoCloseable {
 
     public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
                            BridgeLogs logs, Clock clock) {
+        this(backend, config, launcher, policy, logs, clock, ConversationRecords.NONE);
+    }
+
+    /** @param records told the session and root of each conversation whenever it gets a new session */
+    public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
+                           BridgeLogs logs, Clock clock, ConversationRecords records) {
+        this.records = records;
         this.backend = backend;
         this.config = config;
         this.launcher = launcher;
@@ -92,6 +100,7 @@ public final class AdapterRegistry implements AutoCloseable {
         }
         s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config);
         c.session(s);
+        keepRecord(c, s);
         if (closed) {
             // A start that raced shutdown must not leave an orphan behind: no agent outlives the bridge.
             c.detach(s);
@@ -99,6 +108,18 @@ public final class AdapterRegistry implements AutoCloseable {
             throw new AdapterStartFailed(new AgentFailure("start", "The bridge is shutting down.", false));
         }
         return s;
+    }
+
+    /**
+     * Keeps the conversation's new session beside its tasks. A store that cannot keep it costs the
+     * conversation its memory after a restart, never the task at hand: logged, not thrown.
+     */
+    private void keepRecord(Conversation c, AdapterSession s) {
+        try {
+            records.save(c.contextId, new ConversationRecord(backend.id(), s.sessionId(), c.root().path().toString()));
+        } catch (RuntimeException e) {
+            logs.call("conversation.record_failed", LogFields.of("contextId", c.contextId).and("error", e.toString()).map());
+        }
     }
 
     private SessionRoot newRoot() throws AdapterStartFailed {

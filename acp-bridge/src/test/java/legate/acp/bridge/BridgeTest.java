@@ -24,11 +24,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.task.InMemoryTaskStore;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterStartFailed;
+import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
+import legate.acp.adapter.ConversationRecord;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
@@ -41,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BridgeTest {
     private static final Pattern PIDS = Pattern.compile("\"text\":\"(\\d+) -1\"");
+    private static final Pattern CONTEXT_ID = Pattern.compile("\"contextId\":\"([^\"]+)\"");
 
     @TempDir
     Path dir;
@@ -109,6 +113,26 @@ class BridgeTest {
             assertThat(Files.readString(dir.resolve("logs").resolve(BridgeLogs.CALLS))).contains("\"event\":\"adapter.stop\"");
         } finally {
             launcher.releaseStops();
+            bridge.stop();
+        }
+    }
+
+    // Issue rule (durable store): the bridge keeps each conversation's ACP session id, root and
+    // backend in the task store, so a later agent can load the same session after a restart.
+    @Test
+    void aConversationsSessionAndRootAreKeptInTheTaskStore() throws Exception {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        Bridge bridge = Bridge.create(config(fakeAgent()), store, ProcessLauncher.system(), Clock.systemUTC());
+        int port = bridge.start();
+        try {
+            Matcher context = CONTEXT_ID.matcher(send(port, "echo kept"));
+            assertThat(context.find()).isTrue();
+
+            ConversationRecord record = ConversationRecord.fromJson(store.contextState(context.group(1)).orElseThrow());
+            assertThat(record.backend()).isEqualTo(Backend.GENERIC);
+            assertThat(record.sessionId()).isNotBlank();
+            assertThat(Path.of(record.root())).isDirectory().startsWith(dir.resolve("sandboxes").toRealPath());
+        } finally {
             bridge.stop();
         }
     }
