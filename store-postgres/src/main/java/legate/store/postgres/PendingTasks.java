@@ -1,0 +1,149 @@
+package legate.store.postgres;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import legate.a2a.model.TaskStates;
+import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredTask;
+import legate.a2a.server.task.TaskEvent;
+
+/**
+ * What this process has appended and PostgreSQL may not hold yet, per task: the events waiting
+ * for the group commit and the task after the latest of them, so that a read sees an append the
+ * moment it returns (the store's contract) without waiting for its commit.
+ *
+ * <p>An entry also remembers the task's latest sequence number while its turn runs, so that an
+ * agent streaming a hundred events costs one read of {@code last_seq}, not a hundred. It is
+ * dropped once a turn-ending event has been committed and nothing else of the task is waiting;
+ * memory therefore holds the running turns and the last few milliseconds of appends, never the
+ * finished tasks.
+ *
+ * <p>Threading: appends of one task come from one thread at a time (the store's contract), the
+ * group commit's writer trims entries, readers copy them; each entry is guarded by its own
+ * monitor, held only for a few field updates.
+ */
+final class PendingTasks {
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    /** One task's uncommitted appends. Its fields are guarded by the entry itself. */
+    static final class Entry {
+        final String taskId;
+        private long lastSeq;
+        private StoredTask latest;
+        private final ArrayDeque<LoggedEvent> uncommitted = new ArrayDeque<>();
+        private boolean turnRunning;
+        private boolean gone;
+
+        private Entry(String taskId, long lastSeq) {
+            this.taskId = taskId;
+            this.lastSeq = lastSeq;
+        }
+
+        synchronized boolean isGone() {
+            return gone;
+        }
+    }
+
+    /** The task's entry, or null when nothing of it is pending and no turn of it is known to run. */
+    Entry get(String taskId) {
+        return entries.get(taskId);
+    }
+
+    /** The task's entry, made from {@code committedSeq} (read from the database) unless another exists. */
+    Entry adopt(String taskId, long committedSeq) {
+        Entry fresh = new Entry(taskId, committedSeq);
+        Entry existing = entries.putIfAbsent(taskId, fresh);
+        return existing == null ? fresh : existing;
+    }
+
+    /**
+     * Records {@code event} as the entry's next: false when the entry was dropped meanwhile (look
+     * it up again).
+     *
+     * @throws IllegalStateException when the event's sequence number is not the task's next one
+     */
+    boolean record(Entry e, TaskEvent event) {
+        synchronized (e) {
+            if (e.gone) {
+                return false;
+            }
+            if (event.seq() != e.lastSeq + 1) {
+                throw new IllegalStateException("event " + event.seq() + " of task " + e.taskId
+                        + " appended after event " + e.lastSeq + ": sequence numbers must follow each other");
+            }
+            e.lastSeq = event.seq();
+            e.latest = new StoredTask(event.task(), event.seq());
+            e.uncommitted.addLast(new LoggedEvent(event.seq(), event.event()));
+            e.turnRunning = !TaskStates.endsTurn(event.task().getStatus().getState());
+            return true;
+        }
+    }
+
+    /** The task after its latest uncommitted event, or null when everything of it is committed. */
+    StoredTask latest(String taskId) {
+        Entry e = entries.get(taskId);
+        if (e == null) {
+            return null;
+        }
+        synchronized (e) {
+            return e.latest;
+        }
+    }
+
+    /** A copy of the task's uncommitted events above {@code afterSeq}, in order. */
+    List<LoggedEvent> eventsAfter(String taskId, long afterSeq) {
+        Entry e = entries.get(taskId);
+        if (e == null) {
+            return List.of();
+        }
+        synchronized (e) {
+            List<LoggedEvent> out = new ArrayList<>(e.uncommitted.size());
+            for (LoggedEvent le : e.uncommitted) {
+                if (le.seq() > afterSeq) {
+                    out.add(le);
+                }
+            }
+            return out;
+        }
+    }
+
+    /** The events up to {@code seq} are committed: forget them, and the entry when the turn is over. */
+    void committed(Entry e, long seq) {
+        synchronized (e) {
+            while (!e.uncommitted.isEmpty() && e.uncommitted.peekFirst().seq() <= seq) {
+                e.uncommitted.removeFirst();
+            }
+            if (e.uncommitted.isEmpty()) {
+                e.latest = null;
+                if (!e.turnRunning) {
+                    drop(e);
+                }
+            }
+        }
+    }
+
+    /**
+     * The entry's events could not be committed: forget all of it, so reads show what the database
+     * holds and the next append reads the task's sequence number from there.
+     */
+    void failed(Entry e) {
+        synchronized (e) {
+            e.uncommitted.clear();
+            e.latest = null;
+            drop(e);
+        }
+    }
+
+    private void drop(Entry e) {
+        e.gone = true;
+        entries.remove(e.taskId, e);
+    }
+
+    /** How many tasks have an entry: running turns and uncommitted appends. */
+    int size() {
+        return entries.size();
+    }
+}
