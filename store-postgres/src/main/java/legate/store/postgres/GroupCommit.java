@@ -141,7 +141,7 @@ final class GroupCommit implements AutoCloseable {
                     if (w.entry().isGone()) {
                         // An earlier event of this task failed to commit: this one would leave a gap.
                         fail(w, "event " + w.event().seq() + " of task " + w.entry().taskId
-                                + " was not committed: an earlier event of the task failed to commit", null);
+                                + " was not committed: " + w.entry().failure(), null);
                     } else {
                         batch.add(w);
                     }
@@ -167,7 +167,8 @@ final class GroupCommit implements AutoCloseable {
             LOG.warn("group commit of {} tasks failed: {}", batch.byTask().size(), e.toString());
             for (List<GroupCommit.Write> writes : batch.byTask()) {
                 PendingTasks.Entry entry = writes.get(0).entry();
-                pending.failed(entry);
+                pending.failed(entry, "event " + writes.get(0).event().seq() + " of the task failed to commit: "
+                        + e.getMessage());
                 for (Write w : writes) {
                     fail(w, "event " + w.event().seq() + " of task " + entry.taskId
                             + " was not committed: " + e.getMessage(), e);
@@ -185,10 +186,11 @@ final class GroupCommit implements AutoCloseable {
                     }
                 }
             } else {
-                pending.failed(entry);
+                String reason = "the stored log of the task does not end at event " + (writes.get(0).event().seq() - 1)
+                        + " (another process appended to it, or an earlier event failed to commit)";
+                pending.failed(entry, reason);
                 for (Write w : writes) {
-                    fail(w, "event " + w.event().seq() + " of task " + entry.taskId + " was not committed: the stored log"
-                            + " of the task does not end at event " + (writes.get(0).event().seq() - 1), null);
+                    fail(w, "event " + w.event().seq() + " of task " + entry.taskId + " was not committed: " + reason, null);
                 }
             }
         }

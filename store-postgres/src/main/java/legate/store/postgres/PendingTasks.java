@@ -36,6 +36,7 @@ final class PendingTasks {
         private final ArrayDeque<LoggedEvent> uncommitted = new ArrayDeque<>();
         private boolean turnRunning;
         private boolean gone;
+        private String failure;
 
         private Entry(String taskId, long lastSeq) {
             this.taskId = taskId;
@@ -44,6 +45,11 @@ final class PendingTasks {
 
         synchronized boolean isGone() {
             return gone;
+        }
+
+        /** Why the entry's events could not be committed, or null. */
+        synchronized String failure() {
+            return failure;
         }
     }
 
@@ -126,11 +132,12 @@ final class PendingTasks {
     }
 
     /**
-     * The entry's events could not be committed: forget all of it, so reads show what the database
-     * holds and the next append reads the task's sequence number from there.
+     * The entry's events could not be committed ({@code reason}): forget all of it, so reads show
+     * what the database holds and the next append reads the task's sequence number from there.
      */
-    void failed(Entry e) {
+    void failed(Entry e, String reason) {
         synchronized (e) {
+            e.failure = reason;
             e.uncommitted.clear();
             e.latest = null;
             drop(e);
