@@ -14,14 +14,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskQuery;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
+import legate.testsupport.RunningChild;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.AfterEach;
@@ -262,5 +268,39 @@ class GroupCommitTest {
         assertThat(store.eventsAfter("shared", 1).get(0).event().getArtifactUpdate().getArtifact().getParts(0).getText())
                 .isEqualTo("from the other process");
         assertThat(store.load("bystander")).isPresent();
+    }
+
+    @Test
+    void everyTurnAcknowledgedBeforeAKill9IsInTheDatabaseAndNoLogHasAGap() throws Exception {
+        // The durability contract: anything a caller has been told survives kill -9 of the
+        // process at any moment. The child prints "acked" only after a turn's durable append
+        // returned; it is killed mid-stream, with appends of eight threads in flight.
+        RunningChild child = cleanup.register(ChildCommand.java(AppendingChild.class,
+                url.jdbcUrl() + "?user=" + url.user(), "5000").start());
+        child.awaitLine(Pattern.compile("^acked w\\d+-30$"), WAIT);
+        child.process().destroyForcibly();
+        ChildRun run = child.awaitExit(WAIT);
+        assertThat(run.exitCode()).as("killed by SIGKILL").isEqualTo(137);
+
+        List<String> acked = new ArrayList<>();
+        for (String line : run.stdout().split("\n")) {
+            if (line.startsWith("acked ")) {
+                acked.add(line.substring("acked ".length()));
+            }
+        }
+        assertThat(acked).hasSizeGreaterThanOrEqualTo(30);
+        for (String id : acked) {
+            assertThat(store.load(id)).as(id).hasValueSatisfying(s -> {
+                assertThat(s.lastSeq()).isEqualTo(5);
+                assertThat(s.task().getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
+            });
+            assertThat(store.eventsAfter(id, 0)).as(id).extracting(LoggedEvent::seq).containsExactly(1L, 2L, 3L, 4L, 5L);
+        }
+        // What was not acknowledged may be lost, but never torn: each task row matches its log.
+        try (Connection c = connect()) {
+            assertThat(count(c, "SELECT count(*) FROM legate.tasks t WHERE t.last_seq <>"
+                    + " (SELECT count(*) FROM legate.events e WHERE e.task_id = t.id)")).isZero();
+            assertThat(count(c, "SELECT count(*) FROM legate.tasks")).isGreaterThanOrEqualTo(acked.size());
+        }
     }
 }
