@@ -7,7 +7,10 @@ import static legate.store.postgres.TestTasks.status;
 import static legate.store.postgres.TestTasks.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -282,5 +285,22 @@ class PostgresTaskStoreTest {
                 .isZero();
         save(task("t1", TaskState.TASK_STATE_COMPLETED));
         assertThat(store.load("t1")).isEqualTo(memory.load("t1"));
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReachedIsNamedInTheErrorWithoutItsPassword() throws Exception {
+        // Secure by default: the start-up error names where the store tried to connect, never the secret.
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        DatabaseUrl unreachable = DatabaseUrl.parse("postgres://legate:s3cret@127.0.0.1:" + closedPort + "/tasks");
+        Throwable failure = catchThrowable(() -> PostgresTaskStore.open(unreachable));
+        assertThat(failure).isInstanceOf(PostgresStoreException.class)
+                .hasMessageContaining("cannot connect to PostgreSQL at jdbc:postgresql://127.0.0.1:" + closedPort
+                        + "/tasks as legate");
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            assertThat(String.valueOf(t.getMessage())).doesNotContain("s3cret");
+        }
     }
 }
