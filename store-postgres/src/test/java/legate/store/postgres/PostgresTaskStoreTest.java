@@ -192,12 +192,34 @@ class PostgresTaskStoreTest {
         assertThatThrownBy(() -> store.append(status(2, t), false)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("after event 2");
         try (PostgresTaskStore other = PostgresTaskStore.open(url)) {
-            assertThatThrownBy(() -> other.append(opened(1, t), true)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> other.append(status(4, t), true)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("after event 2");
             other.append(status(3, moved(t, TaskState.TASK_STATE_WORKING, 2)), true);
         }
         assertThat(store.load("t1").orElseThrow().lastSeq()).isEqualTo(3);
         assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void aFirstEventForATaskIdThatIsTakenIsRefusedAtCommit() {
+        // The deviation documented on PostgresTaskStore.append: a first event is not checked before
+        // it is queued, but the database refuses it, and nothing of the stored task changes.
+        Task t = task("t1", TaskState.TASK_STATE_COMPLETED);
+        store.append(opened(1, t), true);
+        Task impostor = task("t1", "another-context", TaskState.TASK_STATE_WORKING, 5, 0);
+        try (PostgresTaskStore other = PostgresTaskStore.open(url)) {
+            assertThatThrownBy(() -> other.append(opened(1, impostor), true)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("event 1 of task t1 was not committed: the stored log of the task"
+                            + " does not end at event 0");
+            other.append(opened(1, impostor), false);
+            other.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 1, ""));
+            assertThat(other.get("t1")).contains(t);
+            // The stored log happens to end at event 1: the impostor's event 2 would fit it, and must not.
+            assertThatThrownBy(() -> other.append(status(2, impostor), false)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("event 2 of task t1 follows events that were not committed");
+        }
+        assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L);
+        assertThat(store.get("t1")).contains(t);
     }
 
     @Test
