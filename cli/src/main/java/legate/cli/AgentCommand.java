@@ -120,7 +120,13 @@ final class AgentCommand implements Callable<Integer> {
         if (setup == null) {
             return 2;
         }
-        TaskStore store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
+        TaskStore store;
+        try {
+            store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
+        } catch (TaskStores.StoreUnavailable e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 1;
+        }
         AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
                 new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());

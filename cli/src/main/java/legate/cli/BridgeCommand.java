@@ -117,7 +117,13 @@ final class BridgeCommand implements Callable<Integer> {
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
-        TaskStore store = TaskStores.open(server, spec::commandLine);
+        TaskStore store;
+        try {
+            store = TaskStores.open(server, spec::commandLine);
+        } catch (TaskStores.StoreUnavailable e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 1;
+        }
         Bridge bridge;
         try {
             bridge = Bridge.create(config, store);

@@ -3,6 +3,8 @@ package legate.cli;
 import java.util.function.Supplier;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskStore;
+import legate.store.postgres.DatabaseUrl;
+import legate.store.postgres.PostgresTaskStore;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -26,10 +28,37 @@ final class TaskStores {
     static TaskStore open(ServerOptions options, Supplier<CommandLine> blame) {
         return switch (options.store) {
             case MEMORY -> new InMemoryTaskStore(options.maxTasks);
-            case SQLITE, POSTGRES -> throw new ParameterException(blame.get(), "the " + options.store
+            case POSTGRES -> postgres(options, blame);
+            case SQLITE -> throw new ParameterException(blame.get(), "the " + options.store
                     + " task store is not built yet in this version of Legate; run with --store memory (TASK_STORE=memory)");
             default -> throw new ParameterException(blame.get(), "TASK_STORE must be " + SQLITE + ", " + MEMORY
                     + " or " + POSTGRES + ", got \"" + options.store + "\"");
         };
+    }
+
+    private static TaskStore postgres(ServerOptions options, Supplier<CommandLine> blame) {
+        if (options.databaseUrl == null || options.databaseUrl.isBlank()) {
+            throw new ParameterException(blame.get(), "TASK_STORE=postgres needs DATABASE_URL (--database-url):"
+                    + " postgres://user:password@host:port/db or a JDBC URL");
+        }
+        DatabaseUrl url;
+        try {
+            url = DatabaseUrl.parse(options.databaseUrl);
+        } catch (IllegalArgumentException e) {
+            // The parser's messages never quote the URL, so no password reaches the terminal.
+            throw new ParameterException(blame.get(), "DATABASE_URL: " + e.getMessage());
+        }
+        try {
+            return PostgresTaskStore.open(url);
+        } catch (RuntimeException e) {
+            throw new StoreUnavailable("the postgres task store at " + url + " cannot be opened: " + e.getMessage());
+        }
+    }
+
+    /** A store that is configured right but cannot be opened now (down, refused, a newer schema): exit status 1. */
+    static final class StoreUnavailable extends RuntimeException {
+        StoreUnavailable(String message) {
+            super(message);
+        }
     }
 }

@@ -139,13 +139,22 @@ class AgentCommandTest {
         assertThat(run.output()).contains("Invalid value for option '--port'").contains("abc");
     }
 
-    // The fast start (no picocli) reports a store it cannot open as a usage error too, not a stack trace.
+    // A store that is configured but cannot be opened (here: nothing listens on the port) stops
+    // the agent with exit 1 and a line saying why, never a stack trace, never the password.
     @Test
-    void aStoreThatIsNotBuiltYetIsAUsageErrorNamingIt(@TempDir Path dir) {
-        ChildRun run = legate(dir).env("TASK_STORE", "postgres").env("DATABASE_URL", "postgres://u:s3cret@db/legate")
+    void aPostgresStoreThatCannotBeReachedStopsTheStartWithoutThePassword(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("TASK_STORE", "postgres").env("DATABASE_URL", "postgres://u:s3cret@127.0.0.1:1/legate")
                 .run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.output()).contains("postgres task store").contains("cannot be opened")
+                .doesNotContain("\tat ").doesNotContain("s3cret");
+    }
+
+    // A postgres store without DATABASE_URL is a usage error naming the key, from the fast start too.
+    @Test
+    void aPostgresStoreWithoutADatabaseUrlIsAUsageError(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("TASK_STORE", "postgres").run(START_LIMIT);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.output()).contains("postgres task store is not built yet").doesNotContain("Exception")
-                .doesNotContain("s3cret");
+        assertThat(run.output()).contains("DATABASE_URL").doesNotContain("Exception");
     }
 }
