@@ -69,7 +69,13 @@ public final class Bridge {
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
     public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, new InMemoryTaskStore());
+        return create(config, new InMemoryTaskStore(), launcher, clock);
+    }
+
+    /** The same, keeping its tasks and its conversations' records in {@code store}. */
+    public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
+            throws AdapterNotInstalled {
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store);
     }
 
     /**
@@ -88,7 +94,9 @@ public final class Bridge {
             throw e;
         }
         Backend agent = backend.namedBy(init);
-        AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock);
+        // The conversation's session and root beside its tasks, for session/load after a restart.
+        AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
+                (contextId, record) -> store.saveContextState(contextId, record.toJson()));
         AgentServer a2a = AgentServer.create(config.server(),
                 port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
                 store, clock);
