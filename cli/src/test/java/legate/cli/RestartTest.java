@@ -1,0 +1,99 @@
+package legate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.Cleanup;
+import legate.testsupport.RunningChild;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What survives a {@code kill -9} of {@code legate agent} on its default store, a real SQLite file
+ * (README "Tasks that last"): a finished task reads back as it was, a task that was working becomes
+ * FAILED saying the run was interrupted, and a task that asked for input is continued by a reply
+ * sent to the next process.
+ */
+class RestartTest {
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Pattern TASK_ID = Pattern.compile("\"task\":\\{\"id\":\"([^\"]+)\"");
+    private static final Duration START_LIMIT = Duration.ofSeconds(30);
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
+
+    @TempDir
+    Path dir;
+
+    private record Agent(RunningChild process, int port) {
+    }
+
+    /** A fresh agent process on the same data directory; Revisor pauses {@code stepDelayMs} after each step. */
+    private Agent agent(String stepDelayMs) {
+        RunningChild agent = cleanup.register(ChildCommand.java(Legate.class, "agent").in(dir)
+                .without("HOST", "PUBLIC_URL", "AGENT_NAME", "TASK_STORE", "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS")
+                .env("PORT", "0").env("DATA_DIR", dir.resolve("data").toString()).env("STEP_DELAY_MS", stepDelayMs)
+                .start());
+        Matcher m = agent.awaitLine(LISTENING, START_LIMIT);
+        return new Agent(agent, Integer.parseInt(m.group(1)));
+    }
+
+    private String call(int port, String method, String params) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method
+                        + "\",\"params\":" + params + "}"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static String message(String text, String taskId, boolean returnImmediately) {
+        return "{\"message\":{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\","
+                + (taskId == null ? "" : "\"taskId\":\"" + taskId + "\",")
+                + "\"parts\":[" + (text.isEmpty() ? "" : "{\"text\":\"" + text + "\"}") + "]}"
+                + (returnImmediately ? ",\"configuration\":{\"returnImmediately\":true}" : "") + "}";
+    }
+
+    private static String taskId(String answer) {
+        Matcher m = TASK_ID.matcher(answer);
+        assertThat(m.find()).as("a task in %s", answer).isTrue();
+        return m.group(1);
+    }
+
+    private static void kill9(RunningChild agent) throws Exception {
+        agent.process().destroyForcibly();
+        assertThat(agent.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aKilledAgentsTasksAreFinishedFailedOrContinuedAfterItsRestart() throws Exception {
+        // Steps of 20 s: a task sent without waiting is still WORKING when the process is killed.
+        Agent first = agent("20000");
+        String asking = taskId(call(first.port(), "SendMessage", message("", null, false)));
+        String working = taskId(call(first.port(), "SendMessage", message("Counting takes a while.", null, true)));
+        kill9(first.process());
+
+        Agent second = agent("0");
+        assertThat(call(second.port(), "GetTask", "{\"id\":\"" + asking + "\"}")).contains("TASK_STATE_INPUT_REQUIRED");
+        assertThat(call(second.port(), "GetTask", "{\"id\":\"" + working + "\"}")).contains("TASK_STATE_FAILED")
+                .contains("interrupted");
+        String continued = call(second.port(), "SendMessage", message("Now there is text. Two sentences.", asking, false));
+        assertThat(continued).contains("TASK_STATE_COMPLETED").contains("Words: 6");
+        kill9(second.process());
+
+        Agent third = agent("0");
+        assertThat(call(third.port(), "GetTask", "{\"id\":\"" + asking + "\"}")).contains("TASK_STATE_COMPLETED")
+                .contains("Words: 6");
+    }
+}
