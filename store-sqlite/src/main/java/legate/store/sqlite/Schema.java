@@ -53,6 +53,11 @@ final class Schema {
         return new Schema(more);
     }
 
+    /** The migrations' resource paths, in order. */
+    List<String> migrations() {
+        return migrations;
+    }
+
     int latest() {
         return migrations.size();
     }
