@@ -14,6 +14,13 @@ import legate.a2a.server.task.TaskEvent;
  */
 final class PendingLog {
     final String taskId;
+    /**
+     * The task's integer key in the file, 0 until the writer gives it one; with {@link #inFile},
+     * read and written by the writer thread only (after construction).
+     */
+    long key;
+    /** Whether the file holds the task's row (the writer updates it) or not yet (the writer inserts it). */
+    boolean inFile;
     /** The sequence number of the task's latest event, committed or not. */
     private long lastSeq;
     /** The task after {@link #lastSeq} until that is committed; null after. */
@@ -24,9 +31,17 @@ final class PendingLog {
     /** Why its uncommitted events were dropped: their batch failed, so later ones may not follow them. */
     private Throwable lost;
 
-    PendingLog(String taskId, long committedSeq) {
+    /** A log that follows what the file holds of the task: {@code committed}, or nothing. */
+    PendingLog(String taskId, Committed committed) {
         this.taskId = taskId;
-        this.lastSeq = committedSeq;
+        this.key = committed.key();
+        this.inFile = committed.key() != 0;
+        this.lastSeq = committed.lastSeq();
+    }
+
+    /** What the file holds of a task: its key and latest sequence number, both 0 when nothing. */
+    record Committed(long key, long lastSeq) {
+        static final Committed NOTHING = new Committed(0, 0);
     }
 
     /**

@@ -12,10 +12,10 @@ import legate.a2a.server.task.StoredTask;
  * so memory follows the appends in flight, not the number of tasks.
  */
 final class PendingLogs {
-    /** Reads the sequence number the file holds for a task (0 for none), for a task with nothing pending. */
+    /** Reads what the file holds of a task with nothing pending. */
     @FunctionalInterface
-    interface CommittedSeq {
-        long of(String taskId);
+    interface FileTail {
+        PendingLog.Committed of(String taskId);
     }
 
     private final Map<String, PendingLog> logs = new ConcurrentHashMap<>();
@@ -24,7 +24,7 @@ final class PendingLogs {
      * The task's log to append to. Absent from the map means everything of the task is committed
      * (a log leaves only after that), so the file's sequence number is the one to follow.
      */
-    PendingLog forAppend(String taskId, CommittedSeq committed) {
+    PendingLog forAppend(String taskId, FileTail committed) {
         PendingLog log = logs.get(taskId);
         if (log != null) {
             return log;

@@ -14,7 +14,6 @@ import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
-import lf.a2a.v1.TaskState;
 
 /**
  * One connection that reads, with its statements prepared once. Used by one thread at a time
@@ -23,7 +22,7 @@ import lf.a2a.v1.TaskState;
 final class ReadConnection implements AutoCloseable {
     private final Connection c;
     private final PreparedStatement task;
-    private final PreparedStatement lastSeq;
+    private final PreparedStatement committed;
     private final PreparedStatement events;
     private final PreparedStatement context;
     private final PreparedStatement unsettled;
@@ -31,10 +30,13 @@ final class ReadConnection implements AutoCloseable {
     ReadConnection(Connection c) throws SQLException {
         this.c = c;
         this.task = c.prepareStatement("SELECT task, last_seq FROM tasks WHERE id = ?");
-        this.lastSeq = c.prepareStatement("SELECT last_seq FROM tasks WHERE id = ?");
-        this.events = c.prepareStatement("SELECT seq, event FROM events WHERE task_id = ? AND seq > ? ORDER BY seq");
+        this.committed = c.prepareStatement("SELECT key, last_seq FROM tasks WHERE id = ?");
+        this.events = c.prepareStatement("SELECT e.seq, e.event FROM tasks t JOIN events e ON e.task_key = t.key"
+                + " WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
         this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ?");
-        this.unsettled = c.prepareStatement("SELECT id, task, last_seq FROM tasks WHERE state IN (?, ?)");
+        // The partial index's own condition, word for word, so SQLite uses it.
+        this.unsettled = c.prepareStatement("SELECT id, task, last_seq FROM tasks"
+                + " WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')");
     }
 
     Optional<StoredTask> load(String taskId) throws SQLException {
@@ -45,11 +47,11 @@ final class ReadConnection implements AutoCloseable {
         }
     }
 
-    /** The sequence number of the task's latest committed event; 0 for a task the file does not hold. */
-    long lastSeq(String taskId) throws SQLException {
-        lastSeq.setString(1, taskId);
-        try (ResultSet r = lastSeq.executeQuery()) {
-            return r.next() ? r.getLong(1) : 0;
+    /** The task's key and latest committed sequence number; both 0 for a task the file does not hold. */
+    PendingLog.Committed committed(String taskId) throws SQLException {
+        committed.setString(1, taskId);
+        try (ResultSet r = committed.executeQuery()) {
+            return r.next() ? new PendingLog.Committed(r.getLong(1), r.getLong(2)) : PendingLog.Committed.NOTHING;
         }
     }
 
@@ -75,8 +77,6 @@ final class ReadConnection implements AutoCloseable {
 
     /** The tasks whose latest state is SUBMITTED or WORKING. */
     List<StoredTask> unsettled() throws SQLException {
-        unsettled.setString(1, TaskState.TASK_STATE_SUBMITTED.name());
-        unsettled.setString(2, TaskState.TASK_STATE_WORKING.name());
         List<StoredTask> out = new ArrayList<>();
         try (ResultSet r = unsettled.executeQuery()) {
             while (r.next()) {

@@ -121,7 +121,7 @@ public final class SqliteTaskStore implements TaskStore {
         byte[] encoded = event.event().toByteArray();
         CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
         while (true) {
-            PendingLog log = pending.forAppend(event.taskId(), this::committedSeq);
+            PendingLog log = pending.forAppend(event.taskId(), this::committed);
             synchronized (log) {
                 boolean accepted;
                 try {
@@ -143,8 +143,8 @@ public final class SqliteTaskStore implements TaskStore {
         }
     }
 
-    private long committedSeq(String taskId) {
-        return reads.read("task " + taskId, c -> c.lastSeq(taskId));
+    private PendingLog.Committed committed(String taskId) {
+        return reads.read("task " + taskId, c -> c.committed(taskId));
     }
 
     @Override
@@ -194,33 +194,33 @@ public final class SqliteTaskStore implements TaskStore {
     }
 
     private static int deleteTerminal(Connection c, StatusKey before) throws SQLException {
-        List<String> ids = new ArrayList<>();
         StringBuilder states = new StringBuilder();
         for (TaskState s : TaskState.values()) {
             if (s != TaskState.UNRECOGNIZED && TaskStates.isTerminal(s)) {
                 states.append(states.isEmpty() ? "'" : ", '").append(s.name()).append('\'');
             }
         }
-        try (PreparedStatement select = c.prepareStatement("SELECT id FROM tasks WHERE state IN (" + states
-                + ") AND (status_seconds, status_nanos) < (?, ?) LIMIT " + DELETE_CHUNK)) {
+        List<Long> keys = new ArrayList<>();
+        try (PreparedStatement select = c.prepareStatement("SELECT key FROM tasks WHERE (status_seconds, status_nanos)"
+                + " < (?, ?) AND state IN (" + states + ") LIMIT " + DELETE_CHUNK)) {
             select.setLong(1, before.seconds());
             select.setInt(2, before.nanos());
             try (ResultSet r = select.executeQuery()) {
                 while (r.next()) {
-                    ids.add(r.getString(1));
+                    keys.add(r.getLong(1));
                 }
             }
         }
-        try (PreparedStatement events = c.prepareStatement("DELETE FROM events WHERE task_id = ?");
-             PreparedStatement tasks = c.prepareStatement("DELETE FROM tasks WHERE id = ?")) {
-            for (String id : ids) {
-                events.setString(1, id);
+        try (PreparedStatement events = c.prepareStatement("DELETE FROM events WHERE task_key = ?");
+             PreparedStatement tasks = c.prepareStatement("DELETE FROM tasks WHERE key = ?")) {
+            for (long key : keys) {
+                events.setLong(1, key);
                 events.executeUpdate();
-                tasks.setString(1, id);
+                tasks.setLong(1, key);
                 tasks.executeUpdate();
             }
         }
-        return ids.size();
+        return keys.size();
     }
 
     @Override

@@ -72,8 +72,8 @@ class KillTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("legate.db"));
              Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT count(*) FROM tasks t WHERE last_seq != "
-                     + "(SELECT count(*) FROM events e WHERE e.task_id = t.id) OR last_seq != "
-                     + "(SELECT max(seq) FROM events e WHERE e.task_id = t.id)")) {
+                     + "(SELECT count(*) FROM events e WHERE e.task_key = t.key) OR last_seq != "
+                     + "(SELECT max(seq) FROM events e WHERE e.task_key = t.key)")) {
             r.next();
             assertThat(r.getInt(1)).isZero();
         }

@@ -139,9 +139,9 @@ class SqliteTaskStoreTest {
         completedTurn(store, "t1", "c1", T0);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("legate.db"));
              Statement s = c.createStatement()) {
-            assertThat(rows(s, "SELECT count(*) FROM events WHERE task_id = 't1'")).isEqualTo(4);
+            assertThat(rows(s, "SELECT count(*) FROM events e JOIN tasks t ON e.task_key = t.key WHERE t.id = 't1'")).isEqualTo(4);
             assertThat(rows(s, "SELECT last_seq FROM tasks WHERE id = 't1'")).isEqualTo(4);
-            assertThat(rows(s, "SELECT count(*) FROM events WHERE task_id = 't0'")).isEqualTo(1);
+            assertThat(rows(s, "SELECT count(*) FROM events e JOIN tasks t ON e.task_key = t.key WHERE t.id = 't0'")).isEqualTo(1);
         }
     }
 

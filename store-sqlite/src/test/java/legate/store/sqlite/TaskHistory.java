@@ -50,7 +50,11 @@ final class TaskHistory {
 
     /** An artifact named {@code name} with one text part. */
     TaskEvent artifact(String name, String text) {
-        Artifact a = Artifact.newBuilder().setArtifactId(name).addParts(Part.newBuilder().setText(text)).build();
+        return artifact(Artifact.newBuilder().setArtifactId(name).addParts(Part.newBuilder().setText(text)).build());
+    }
+
+    /** The artifact {@code a}, added to the task. */
+    TaskEvent artifact(Artifact a) {
         task = task.toBuilder().addArtifacts(a).build();
         StreamResponse e = StreamResponse.newBuilder().setArtifactUpdate(TaskArtifactUpdateEvent.newBuilder()
                 .setTaskId(task.getId()).setContextId(task.getContextId()).setArtifact(a)).build();
