@@ -1,0 +1,232 @@
+package legate.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import legate.store.sqlite.WriteOp.Append;
+import legate.store.sqlite.WriteOp.Job;
+import lf.a2a.v1.Task;
+
+/**
+ * The writer: one thread, one connection, one transaction per batch of the {@link WriteQueue}.
+ * Each event is inserted; each task is written once per batch, as it stands after its last event
+ * in the batch (a turn's five events cost one task row, not five). After the commit the events
+ * leave the {@link PendingLogs} and the durable appenders are released, in that order, so a
+ * released caller's read finds the row.
+ *
+ * <p>A batch that fails (disk full, the file locked by another program past the busy timeout) is
+ * rolled back whole: its durable appenders get the error, its events leave memory, and the logs
+ * they belonged to are lost, so an event queued behind them is dropped rather than written after
+ * a gap. The next batch starts afresh; the store stays usable.
+ */
+final class GroupCommit implements Runnable {
+    private static final String INSERT_TASK = "INSERT INTO tasks (state, status_seconds, status_nanos, last_seq, task,"
+            + " key, id, context_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String UPDATE_TASK = "UPDATE tasks SET state = ?, status_seconds = ?, status_nanos = ?,"
+            + " last_seq = ?, task = ? WHERE key = ?";
+
+    private final DatabaseFile file;
+    private final Connection c;
+    private final WriteQueue queue;
+    private final PendingLogs pending;
+    private final Statement control;
+    private final PreparedStatement insertEvent;
+    private final PreparedStatement insertTask;
+    private final PreparedStatement updateTask;
+    /** The key the next new task gets; the writer is the only one to insert tasks. */
+    private long nextKey;
+    /** The last append of each task in the batch so far: whose task row to write. */
+    private final Map<PendingLog, Append> rows = new IdentityHashMap<>();
+    /** The logs whose commit was already settled, while settling a batch. */
+    private final Set<PendingLog> settled = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Events added to the insert's batch and not executed yet. */
+    private int events;
+
+    GroupCommit(DatabaseFile file, Connection c, WriteQueue queue, PendingLogs pending) throws SQLException {
+        this.file = file;
+        this.c = c;
+        this.queue = queue;
+        this.pending = pending;
+        this.control = c.createStatement();
+        this.insertEvent = c.prepareStatement("INSERT INTO events (task_key, seq, event) VALUES (?, ?, ?)");
+        this.insertTask = c.prepareStatement(INSERT_TASK);
+        this.updateTask = c.prepareStatement(UPDATE_TASK);
+        try (ResultSet r = control.executeQuery("SELECT coalesce(max(key), 0) + 1 FROM tasks")) {
+            r.next();
+            nextKey = r.getLong(1);
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            List<WriteOp> batch;
+            while ((batch = queue.take()) != null) {
+                write(batch);
+            }
+            checkpoint();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closeConnection();
+        }
+    }
+
+    private void write(List<WriteOp> batch) {
+        try {
+            // IMMEDIATE: the write lock is taken here, waiting out the busy timeout if another
+            // program holds it. A deferred transaction would fail at its first write at once.
+            control.executeUpdate("BEGIN IMMEDIATE");
+            for (WriteOp op : batch) {
+                switch (op) {
+                    case Append a -> insert(a);
+                    case Job<?> j -> {
+                        // A job sees every append queued before it, task rows included.
+                        writeRows();
+                        j.run(c);
+                    }
+                }
+            }
+            writeRows();
+            control.executeUpdate("COMMIT");
+        } catch (SQLException | RuntimeException e) {
+            rows.clear();
+            events = 0;
+            rollback();
+            fail(batch, new SqliteStoreException("could not commit " + batch.size() + " writes to " + file
+                    + "; they are lost, the store goes on: " + e.getMessage(), e));
+            return;
+        }
+        settle(batch);
+    }
+
+    private void insert(Append a) throws SQLException {
+        PendingLog log = a.log();
+        if (log.lost() != null) {
+            return;
+        }
+        if (log.key == 0) {
+            log.key = nextKey++;
+        }
+        insertEvent.setLong(1, log.key);
+        insertEvent.setLong(2, a.event().seq());
+        insertEvent.setBytes(3, a.encoded());
+        // Batched: in its autocommit mode the driver tries a BEGIN after every statement it
+        // executes alone, to see whether a transaction is open; microseconds per event.
+        insertEvent.addBatch();
+        events++;
+        rows.put(a.log(), a);
+    }
+
+    private void writeRows() throws SQLException {
+        if (events > 0) {
+            insertEvent.executeBatch();
+            events = 0;
+        }
+        boolean inserts = false;
+        boolean updates = false;
+        for (Append a : rows.values()) {
+            Task t = a.event().task();
+            StatusKey time = StatusKey.of(t);
+            PreparedStatement row = a.log().inFile ? updateTask : insertTask;
+            row.setString(1, t.getStatus().getState().name());
+            row.setLong(2, time.seconds());
+            row.setInt(3, time.nanos());
+            row.setLong(4, a.event().seq());
+            row.setBytes(5, t.toByteArray());
+            row.setLong(6, a.log().key);
+            if (!a.log().inFile) {
+                row.setString(7, t.getId());
+                row.setString(8, t.getContextId());
+            }
+            row.addBatch();
+            inserts |= row == insertTask;
+            updates |= row == updateTask;
+            a.log().inFile = true;
+        }
+        if (inserts) {
+            insertTask.executeBatch();
+        }
+        if (updates) {
+            updateTask.executeBatch();
+        }
+        rows.clear();
+    }
+
+    /** Committed: the events leave memory first, then the waiting appenders and jobs are released. */
+    private void settle(List<WriteOp> batch) {
+        for (int i = batch.size() - 1; i >= 0; i--) {
+            // From the end: a log's last append in the batch carries its highest sequence number.
+            if (batch.get(i) instanceof Append a && a.log().lost() == null && settled.add(a.log())) {
+                pending.committed(a.log(), a.event().seq());
+            }
+        }
+        settled.clear();
+        for (WriteOp op : batch) {
+            switch (op) {
+                case Append a -> {
+                    if (a.done() != null) {
+                        Throwable lost = a.log().lost();
+                        if (lost == null) {
+                            a.done().complete(null);
+                        } else {
+                            a.done().completeExceptionally(lost);
+                        }
+                    }
+                }
+                case Job<?> j -> j.committed();
+            }
+        }
+    }
+
+    private void fail(List<WriteOp> batch, SqliteStoreException failure) {
+        for (WriteOp op : batch) {
+            switch (op) {
+                case Append a -> {
+                    if (a.log().lost() == null) {
+                        pending.lose(a.log(), failure);
+                    }
+                    if (a.done() != null) {
+                        a.done().completeExceptionally(a.log().lost());
+                    }
+                }
+                case Job<?> j -> j.done.completeExceptionally(failure);
+            }
+        }
+    }
+
+    private void rollback() {
+        try {
+            insertEvent.clearBatch();
+            insertTask.clearBatch();
+            updateTask.clearBatch();
+            control.executeUpdate("ROLLBACK");
+        } catch (SQLException e) {
+            // No transaction was open (BEGIN itself failed), or SQLite rolled it back already.
+        }
+    }
+
+    /** Folds the write-ahead log into the file, so a closed store is one file again. */
+    private void checkpoint() {
+        try {
+            control.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+        } catch (SQLException e) {
+            // The log stays beside the file and is folded in when it is next opened.
+        }
+    }
+
+    private void closeConnection() {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // Closing releases the file either way.
+        }
+    }
+}

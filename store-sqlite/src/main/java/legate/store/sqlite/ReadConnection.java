@@ -1,0 +1,113 @@
+package legate.store.sqlite;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredTask;
+import legate.a2a.server.task.TaskPage;
+import legate.a2a.server.task.TaskQuery;
+import lf.a2a.v1.StreamResponse;
+import lf.a2a.v1.Task;
+
+/**
+ * One connection that reads, with its statements prepared once. Used by one thread at a time
+ * (borrowed from the {@link ReadPool}); sees what was committed before each statement began.
+ */
+final class ReadConnection implements AutoCloseable {
+    private final Connection c;
+    private final PreparedStatement task;
+    private final PreparedStatement committed;
+    private final PreparedStatement events;
+    private final PreparedStatement context;
+    private final PreparedStatement unsettled;
+
+    ReadConnection(Connection c) throws SQLException {
+        this.c = c;
+        this.task = c.prepareStatement("SELECT task, last_seq FROM tasks WHERE id = ?");
+        this.committed = c.prepareStatement("SELECT key, last_seq FROM tasks WHERE id = ?");
+        this.events = c.prepareStatement("SELECT e.seq, e.event FROM tasks t JOIN events e ON e.task_key = t.key"
+                + " WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
+        this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ?");
+        // The partial index's own condition, word for word, so SQLite uses it.
+        this.unsettled = c.prepareStatement("SELECT id, task, last_seq FROM tasks"
+                + " WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')");
+    }
+
+    Optional<StoredTask> load(String taskId) throws SQLException {
+        task.setString(1, taskId);
+        try (ResultSet r = task.executeQuery()) {
+            return r.next() ? Optional.of(new StoredTask(decodeTask(r.getBytes(1), taskId), r.getLong(2)))
+                    : Optional.empty();
+        }
+    }
+
+    /** The task's key and latest committed sequence number; both 0 for a task the file does not hold. */
+    PendingLog.Committed committed(String taskId) throws SQLException {
+        committed.setString(1, taskId);
+        try (ResultSet r = committed.executeQuery()) {
+            return r.next() ? new PendingLog.Committed(r.getLong(1), r.getLong(2)) : PendingLog.Committed.NOTHING;
+        }
+    }
+
+    List<LoggedEvent> eventsAfter(String taskId, long afterSeq) throws SQLException {
+        events.setString(1, taskId);
+        events.setLong(2, afterSeq);
+        List<LoggedEvent> out = new ArrayList<>();
+        try (ResultSet r = events.executeQuery()) {
+            while (r.next()) {
+                long seq = r.getLong(1);
+                out.add(new LoggedEvent(seq, decodeEvent(r.getBytes(2), taskId, seq)));
+            }
+        }
+        return out;
+    }
+
+    Optional<String> contextState(String contextId) throws SQLException {
+        context.setString(1, contextId);
+        try (ResultSet r = context.executeQuery()) {
+            return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+        }
+    }
+
+    /** The tasks whose latest state is SUBMITTED or WORKING. */
+    List<StoredTask> unsettled() throws SQLException {
+        List<StoredTask> out = new ArrayList<>();
+        try (ResultSet r = unsettled.executeQuery()) {
+            while (r.next()) {
+                out.add(new StoredTask(decodeTask(r.getBytes(2), r.getString(1)), r.getLong(3)));
+            }
+        }
+        return out;
+    }
+
+    TaskPage list(TaskQuery query) throws SQLException {
+        return TaskListing.list(c, query);
+    }
+
+    static Task decodeTask(byte[] bytes, String taskId) {
+        try {
+            return Task.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("a stored task no longer decodes: " + taskId, e);
+        }
+    }
+
+    private static StreamResponse decodeEvent(byte[] bytes, String taskId, long seq) {
+        try {
+            return StreamResponse.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("logged event " + seq + " of task " + taskId + " no longer decodes", e);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        c.close();
+    }
+}

@@ -1,0 +1,289 @@
+package legate.store.sqlite;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import legate.a2a.model.TaskStates;
+import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredTask;
+import legate.a2a.server.task.TaskEvent;
+import legate.a2a.server.task.TaskPage;
+import legate.a2a.server.task.TaskQuery;
+import legate.a2a.server.task.TaskStore;
+import legate.store.sqlite.WriteOp.Append;
+import legate.store.sqlite.WriteOp.Job;
+import lf.a2a.v1.TaskState;
+
+/**
+ * A {@link TaskStore} in one SQLite file ({@code DATA_DIR/legate.db}): tasks, their event logs and
+ * the executors' per-conversation state outlive the process, a {@code kill -9} included.
+ *
+ * <p>Writes go through one writer thread that commits whatever has queued up as one transaction
+ * (group commit, {@link GroupCommit}); an append returns at once, or, when durable, once its batch
+ * is committed. Until then the append is kept in memory ({@link PendingLogs}) and every read merges
+ * it over the file, so a reader never sees less than was appended. Reads run on a small pool of
+ * their own connections beside the writer. The schema is created or upgraded on open
+ * ({@link Schema}); a file written by a newer Legate is refused.
+ *
+ * <p>Thread-safe, as the contract asks; one instance per file, and one process per file (a second
+ * is refused while the first holds it). Close it to commit what is queued and fold the write-ahead
+ * log back into the file.
+ */
+public final class SqliteTaskStore implements TaskStore {
+    /** The file's name inside {@code DATA_DIR}. */
+    public static final String FILE_NAME = "legate.db";
+    /** How long a statement waits for a lock another program holds on the file before failing. */
+    public static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
+    private static final int READERS = 4;
+    // The retention delete takes this many tasks per transaction, so appends are not held up behind it.
+    private static final int DELETE_CHUNK = 1000;
+
+    private final DatabaseFile file;
+    private final PendingLogs pending = new PendingLogs();
+    private final WriteQueue queue = new WriteQueue();
+    private final ReadPool reads;
+    private final Thread writer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Opens (creating it if needed) the store in {@code dataDir}, creating the folder too. */
+    public static SqliteTaskStore open(Path dataDir) {
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the data folder " + dataDir, e);
+        }
+        return new SqliteTaskStore(dataDir.resolve(FILE_NAME));
+    }
+
+    /** Opens (creating it if needed) the store in {@code file}; its folder must exist. */
+    public SqliteTaskStore(Path file) {
+        this(file, Schema.CURRENT, BUSY_TIMEOUT);
+    }
+
+    SqliteTaskStore(Path path, Schema schema, Duration busyTimeout) {
+        this.file = DatabaseFile.claim(path, busyTimeout);
+        Connection w = null;
+        ReadPool r = null;
+        try {
+            w = file.openWriter();
+            schema.migrate(w, path);
+            GroupCommit commit = new GroupCommit(file, w, queue, pending);
+            r = new ReadPool(file, READERS);
+            this.reads = r;
+            this.writer = Thread.ofPlatform().name("sqlite-writer " + path.getFileName()).daemon().unstarted(commit);
+        } catch (SQLException | RuntimeException e) {
+            closeAll(w, r);
+            throw e instanceof SQLException ? new SqliteStoreException("cannot open " + path + ": " + e.getMessage(), e)
+                    : (RuntimeException) e;
+        }
+        writer.start();
+    }
+
+    private void closeAll(Connection w, ReadPool r) {
+        if (r != null) {
+            r.close();
+        }
+        try {
+            if (w != null) {
+                w.close();
+            }
+        } catch (SQLException e) {
+            // Opening failed already; that is the error to report.
+        }
+        file.close();
+    }
+
+    @Override
+    public Optional<StoredTask> load(String taskId) {
+        StoredTask latest = pending.latest(taskId);
+        if (latest != null) {
+            return Optional.of(latest);
+        }
+        // Nothing pending: everything appended is committed, or the task is unknown.
+        return reads.read("task " + taskId, c -> c.load(taskId));
+    }
+
+    @Override
+    public void append(TaskEvent event, boolean durable) {
+        byte[] encoded = event.event().toByteArray();
+        CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
+        while (true) {
+            PendingLog log = pending.forAppend(event.taskId(), this::committed);
+            synchronized (log) {
+                boolean accepted;
+                try {
+                    accepted = log.accept(event);
+                } catch (IllegalStateException wrongSeq) {
+                    pending.forget(log);
+                    throw wrongSeq;
+                }
+                if (!accepted) {
+                    continue;
+                }
+                // Queued under the log's monitor: the task's events reach the writer in sequence order.
+                queue.add(new Append(log, event, encoded, done));
+            }
+            break;
+        }
+        if (done != null) {
+            await(done);
+        }
+    }
+
+    private PendingLog.Committed committed(String taskId) {
+        return reads.read("task " + taskId, c -> c.committed(taskId));
+    }
+
+    @Override
+    public List<LoggedEvent> eventsAfter(String taskId, long afterSeq) {
+        // Pending first: an event committed between the two reads is then in the file's answer.
+        List<LoggedEvent> uncommitted = pending.eventsAfter(taskId, afterSeq);
+        List<LoggedEvent> stored = reads.read("the events of task " + taskId, c -> c.eventsAfter(taskId, afterSeq));
+        if (uncommitted.isEmpty()) {
+            return stored;
+        }
+        long last = stored.isEmpty() ? afterSeq : stored.get(stored.size() - 1).seq();
+        List<LoggedEvent> out = new ArrayList<>(stored);
+        for (LoggedEvent e : uncommitted) {
+            if (e.seq() > last) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public TaskPage list(TaskQuery query) {
+        if (!query.pageToken().isEmpty()) {
+            PageToken.decode(query.pageToken());
+        }
+        flush();
+        return reads.read("the task list", c -> c.list(query));
+    }
+
+    @Override
+    public List<StoredTask> unsettled() {
+        flush();
+        return reads.read("the unsettled tasks", ReadConnection::unsettled);
+    }
+
+    @Override
+    public int deleteTerminalBefore(Instant cutoff) {
+        StatusKey before = StatusKey.of(cutoff);
+        int total = 0;
+        while (true) {
+            int deleted = submit(new Job<>(c -> deleteTerminal(c, before)));
+            total += deleted;
+            if (deleted < DELETE_CHUNK) {
+                return total;
+            }
+        }
+    }
+
+    private static int deleteTerminal(Connection c, StatusKey before) throws SQLException {
+        StringBuilder states = new StringBuilder();
+        for (TaskState s : TaskState.values()) {
+            if (s != TaskState.UNRECOGNIZED && TaskStates.isTerminal(s)) {
+                states.append(states.isEmpty() ? "'" : ", '").append(s.name()).append('\'');
+            }
+        }
+        List<Long> keys = new ArrayList<>();
+        try (PreparedStatement select = c.prepareStatement("SELECT key FROM tasks WHERE (status_seconds, status_nanos)"
+                + " < (?, ?) AND state IN (" + states + ") LIMIT " + DELETE_CHUNK)) {
+            select.setLong(1, before.seconds());
+            select.setInt(2, before.nanos());
+            try (ResultSet r = select.executeQuery()) {
+                while (r.next()) {
+                    keys.add(r.getLong(1));
+                }
+            }
+        }
+        try (PreparedStatement events = c.prepareStatement("DELETE FROM events WHERE task_key = ?");
+             PreparedStatement tasks = c.prepareStatement("DELETE FROM tasks WHERE key = ?")) {
+            for (long key : keys) {
+                events.setLong(1, key);
+                events.executeUpdate();
+                tasks.setLong(1, key);
+                tasks.executeUpdate();
+            }
+        }
+        return keys.size();
+    }
+
+    @Override
+    public Optional<String> contextState(String contextId) {
+        return reads.read("the state of context " + contextId, c -> c.contextState(contextId));
+    }
+
+    @Override
+    public void saveContextState(String contextId, String state) {
+        submit(new Job<>(c -> {
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO contexts (context_id, state) VALUES (?, ?)"
+                    + " ON CONFLICT (context_id) DO UPDATE SET state = excluded.state")) {
+                s.setString(1, contextId);
+                s.setString(2, state);
+                return s.executeUpdate();
+            }
+        }));
+    }
+
+    /** Waits until everything queued before this call is committed. */
+    void flush() {
+        submit(new Job<>(c -> null));
+    }
+
+    private <T> T submit(Job<T> job) {
+        queue.add(job);
+        return await(job.done);
+    }
+
+    private static <T> T await(CompletableFuture<T> done) {
+        try {
+            return done.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** How many tasks have appends not committed yet: what the store holds in memory. */
+    int pendingTasks() {
+        return pending.size();
+    }
+
+    /** Commits what is queued, folds the write-ahead log into the file and closes it. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        queue.close();
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        reads.close();
+        file.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SqliteTaskStore(" + file + ")";
+    }
+}

@@ -1,0 +1,84 @@
+package legate.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.TaskEvent;
+import lf.a2a.v1.TaskState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A batch that cannot be committed: here another program holds the file's write lock past the
+ * busy timeout (the same path as a full disk: the transaction fails and is rolled back). The
+ * callers waiting on it are told, nothing half-written stays visible, and the store goes on.
+ */
+class CommitFailureTest {
+    private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+
+    @TempDir
+    Path dir;
+    private SqliteTaskStore store;
+    private Connection other;
+    private Statement lock;
+
+    @BeforeEach
+    void open() throws Exception {
+        store = new SqliteTaskStore(dir.resolve("legate.db"), Schema.CURRENT, Duration.ofMillis(500));
+        other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("legate.db"));
+        lock = other.createStatement();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        other.close();
+        store.close();
+    }
+
+    @Test
+    void aFailedBatchFailsItsDurableCallersAndTheStoreGoesOn() throws Exception {
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        TaskEvent created = h.created();
+        TaskEvent done = h.status(TaskState.TASK_STATE_COMPLETED, T0, "Done.");
+        lock.executeUpdate("BEGIN IMMEDIATE");
+        // Both reach the writer while it waits out the busy timeout on the first: the durable one
+        // fails with its batch, or is dropped behind it (it may not follow a lost event).
+        store.append(created, false);
+        assertThatThrownBy(() -> store.append(done, true)).isInstanceOf(SqliteStoreException.class)
+                .hasMessageContaining("could not commit")
+                .hasMessageContaining("legate.db")
+                .hasMessageContaining("locked");
+        // Lost with its batch: no reader sees what the file never got.
+        assertThat(store.load("t1")).isEmpty();
+        assertThat(store.eventsAfter("t1", 0)).isEmpty();
+        lock.executeUpdate("ROLLBACK");
+
+        // The task's log goes on from what the file holds (nothing); other tasks are unaffected.
+        assertThatThrownBy(() -> store.append(done, false)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("does not follow its latest event, 0");
+        store.append(created, false);
+        store.append(done, true);
+        TaskHistory next = new TaskHistory("t2", "c1", T0);
+        store.append(next.created(), true);
+        assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L);
+        assertThat(store.load("t2")).isPresent();
+    }
+
+    @Test
+    void aJobInAFailedBatchFailsItsCallerToo() throws Exception {
+        lock.executeUpdate("BEGIN IMMEDIATE");
+        assertThatThrownBy(() -> store.saveContextState("c1", "s")).isInstanceOf(SqliteStoreException.class);
+        lock.executeUpdate("ROLLBACK");
+        store.saveContextState("c1", "s");
+        assertThat(store.contextState("c1")).contains("s");
+    }
+}

@@ -1,0 +1,134 @@
+package legate.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import legate.a2a.server.task.StoredTask;
+import lf.a2a.v1.TaskState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 10's migration rules on real files: a file written by an older build is upgraded on open
+ * and keeps its tasks; a file written by a newer one is refused with both versions named and is
+ * left as it was; a migration that fails leaves the file at its version.
+ */
+class SchemaTest {
+    private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+    private static final Schema NEXT = Schema.CURRENT.plus("db/sqlite-test/V2__probe.sql");
+
+    @TempDir
+    Path dir;
+
+    private Path file() {
+        return dir.resolve("legate.db");
+    }
+
+    private SqliteTaskStore open(Schema schema) {
+        return new SqliteTaskStore(file(), schema, Duration.ofSeconds(5));
+    }
+
+    /** A file as the current build leaves it, holding one parked task. */
+    private TaskHistory currentFileWithATask() {
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        try (SqliteTaskStore store = open(Schema.CURRENT)) {
+            store.append(h.created(), false);
+            store.append(h.status(TaskState.TASK_STATE_INPUT_REQUIRED, T0, "Which text?"), true);
+        }
+        return h;
+    }
+
+    @Test
+    void aNewFileIsAtTheLatestVersionAndMarkedAsLegates() throws SQLException {
+        open(Schema.CURRENT).close();
+        assertThat(pragma("user_version")).isEqualTo(Schema.CURRENT.latest());
+        assertThat(pragma("application_id")).isEqualTo(Schema.APPLICATION_ID);
+        assertThat(pragma("journal_mode")).isEqualTo("wal");
+    }
+
+    @Test
+    void aFileFromAnOlderBuildIsUpgradedAndKeepsItsTasks() throws SQLException {
+        TaskHistory h = currentFileWithATask();
+        try (SqliteTaskStore store = open(NEXT)) {
+            assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));
+            store.append(h.status(TaskState.TASK_STATE_COMPLETED, T0.plusSeconds(1), "Done."), true);
+        }
+        assertThat(pragma("user_version")).isEqualTo(2);
+        assertThat(scalar("SELECT count(*) FROM probe")).isEqualTo(0);
+        assertThat(scalar("SELECT count(*) FROM tasks WHERE owner = ''")).isEqualTo(1);
+    }
+
+    @Test
+    void aFileFromANewerBuildIsRefusedNamingBothVersionsAndLeftAlone() throws SQLException {
+        currentFileWithATask();
+        open(NEXT).close();
+        assertThatThrownBy(() -> open(Schema.CURRENT)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("legate.db has schema version 2, newer than the 1 this build of Legate knows");
+        assertThat(pragma("user_version")).isEqualTo(2);
+        // Refusing released the file: the build that knows version 2 opens it.
+        try (SqliteTaskStore store = open(NEXT)) {
+            assertThat(store.load("t1")).isPresent();
+        }
+    }
+
+    @Test
+    void aMigrationThatFailsLeavesTheFileAtItsVersion() throws SQLException {
+        TaskHistory h = currentFileWithATask();
+        assertThatThrownBy(() -> open(Schema.CURRENT.plus("db/sqlite-test/V2__broken.sql")))
+                .isInstanceOf(SqliteStoreException.class)
+                .hasMessageContaining("cannot upgrade")
+                .hasMessageContaining("to schema version 2 (db/sqlite-test/V2__broken.sql)");
+        assertThat(pragma("user_version")).isEqualTo(1);
+        assertThat(scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'")).isZero();
+        try (SqliteTaskStore store = open(Schema.CURRENT)) {
+            assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));
+        }
+    }
+
+    @Test
+    void aSqliteFileThatIsNotAStoreIsNotWrittenTo() throws SQLException {
+        // DATA_DIR pointed at another program's data: refused, nothing created in it.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file()); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE accounts (id INTEGER)");
+        }
+        assertThatThrownBy(() -> open(Schema.CURRENT)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is a SQLite file but not a Legate task store");
+        assertThat(scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'tasks'")).isZero();
+    }
+
+    @Test
+    void theBuildKnowsEveryMigrationFileInItsFolder() throws Exception {
+        // A V2 file added to db/sqlite but not to Schema.CURRENT would never be applied.
+        Path folder = Path.of(Schema.class.getClassLoader().getResource("db/sqlite").toURI());
+        try (Stream<Path> files = Files.list(folder)) {
+            List<String> found = files.map(p -> "db/sqlite/" + p.getFileName()).sorted().toList();
+            assertThat(Schema.CURRENT.migrations()).containsExactlyElementsOf(found);
+        }
+        assertThatThrownBy(() -> new Schema(List.of("db/sqlite/V2__tasks.sql")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected V1__description.sql");
+    }
+
+    private Object pragma(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file()); Statement s = c.createStatement();
+             var r = s.executeQuery("PRAGMA " + name)) {
+            r.next();
+            return r.getObject(1);
+        }
+    }
+
+    private long scalar(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file()); Statement s = c.createStatement()) {
+            return SqliteTaskStoreTest.rows(s, sql);
+        }
+    }
+}
