@@ -26,7 +26,7 @@ final class ServerOptions {
     static final String TASK_RETENTION = "TASK_RETENTION";
     static final String MAX_TASKS = "MAX_TASKS";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
-    static final String DEFAULT_TASK_STORE = TaskStores.MEMORY;
+    static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
     static final String DEFAULT_TASK_RETENTION = "7d";
     static final String DEFAULT_MAX_TASKS = "100000";

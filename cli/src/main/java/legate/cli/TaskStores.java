@@ -5,6 +5,7 @@ import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskStore;
 import legate.store.postgres.DatabaseUrl;
 import legate.store.postgres.PostgresTaskStore;
+import legate.store.sqlite.SqliteTaskStore;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -29,11 +30,19 @@ final class TaskStores {
         return switch (options.store) {
             case MEMORY -> new InMemoryTaskStore(options.maxTasks);
             case POSTGRES -> postgres(options, blame);
-            case SQLITE -> throw new ParameterException(blame.get(), "the " + options.store
-                    + " task store is not built yet in this version of Legate; run with --store memory (TASK_STORE=memory)");
+            case SQLITE -> sqlite(options);
             default -> throw new ParameterException(blame.get(), "TASK_STORE must be " + SQLITE + ", " + MEMORY
                     + " or " + POSTGRES + ", got \"" + options.store + "\"");
         };
+    }
+
+    private static TaskStore sqlite(ServerOptions options) {
+        try {
+            return SqliteTaskStore.open(options.dataDir);
+        } catch (RuntimeException e) {
+            throw new StoreUnavailable("the sqlite task store in " + options.dataDir.toAbsolutePath()
+                    + " cannot be opened: " + e.getMessage());
+        }
     }
 
     private static TaskStore postgres(ServerOptions options, Supplier<CommandLine> blame) {

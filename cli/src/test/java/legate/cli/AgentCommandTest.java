@@ -66,7 +66,8 @@ class AgentCommandTest {
         Files.writeString(dir.resolve(".env"), "PORT=0\nAGENT_NAME=FromTheFile\nSTEP_DELAY_MS=0\n");
         Running fromFile = agent(dir, Map.of());
         assertThat(card(fromFile.port())).contains("\"name\":\"FromTheFile\"");
-        Running fromEnv = agent(dir, Map.of("AGENT_NAME", "FromTheEnvironment"));
+        // Its own DATA_DIR: a second process may not open the first one's SQLite file.
+        Running fromEnv = agent(dir, Map.of("AGENT_NAME", "FromTheEnvironment", "DATA_DIR", dir.resolve("second").toString()));
         assertThat(card(fromEnv.port())).contains("\"name\":\"FromTheEnvironment\"");
     }
 

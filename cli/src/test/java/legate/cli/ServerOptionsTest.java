@@ -79,8 +79,7 @@ class ServerOptionsTest {
         assertThat(o.publicUrl).isNull();
         assertThat(o.name).isNull();
         assertThat(o.maxBodyBytes).isEqualTo(1048576);
-        // The README says sqlite: it becomes the default here once its store is built.
-        assertThat(o.store).isEqualTo("memory");
+        assertThat(o.store).isEqualTo("sqlite");
         assertThat(o.dataDir).isEqualTo(Path.of("data"));
         assertThat(o.databaseUrl).isNull();
         assertThat(o.taskRetention).isEqualTo(Duration.ofDays(7));
@@ -121,11 +120,13 @@ class ServerOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"agent", "bridge"})
     void aStoreThatCannotBeOpenedIsAUsageErrorNamingIt(String command) {
-        for (String store : new String[] {"sqlite", "postgres"}) {
-            Outcome r = execute(ENV, command, "--store", store, "--port", "0");
-            assertThat(r.exitCode()).as(store).isEqualTo(2);
-            assertThat(r.stderr()).contains("the " + store + " task store is not built yet").doesNotContain("s3cret");
-        }
+        Outcome noUrl = execute(Map.of(), command, "--store", "postgres", "--port", "0");
+        assertThat(noUrl.exitCode()).isEqualTo(2);
+        assertThat(noUrl.stderr()).contains("TASK_STORE=postgres needs DATABASE_URL");
+        Outcome badUrl = execute(Map.of("DATABASE_URL", "mysql://u:s3cret@db/legate"), command, "--store", "postgres",
+                "--port", "0");
+        assertThat(badUrl.exitCode()).isEqualTo(2);
+        assertThat(badUrl.stderr()).contains("DATABASE_URL").doesNotContain("s3cret");
         Outcome unknown = execute(Map.of(), command, "--store", "redis", "--port", "0");
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.stderr()).contains("TASK_STORE must be sqlite, memory or postgres, got \"redis\"");
