@@ -27,6 +27,17 @@ import org.sqlite.SQLiteConfig;
  * default; the second now stops with a message instead.
  */
 final class DatabaseFile implements AutoCloseable {
+    /**
+     * The writer checkpoints itself once the write-ahead log holds this many pages (40 MB), so
+     * the log rewinds under a load that never pauses; the {@link Checkpointer} copies most of it before.
+     */
+    static final int WRITER_CHECKPOINT_PAGES = 10_000;
+    /**
+     * The writer's page cache, in KiB (SQLite's default is 2 MB). The id and context indexes take
+     * their writes on random pages; one not cached is read back from the file first.
+     */
+    private static final int WRITER_CACHE_KIB = 16 * 1024;
+
     private final Path path;
     private final Duration busyTimeout;
     private final FileChannel lockChannel;
@@ -75,7 +86,14 @@ final class DatabaseFile implements AutoCloseable {
     Connection openWriter() throws SQLException {
         SQLiteConfig config = common();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setWalAutocheckpoint(WRITER_CHECKPOINT_PAGES);
+        config.setCacheSize(-WRITER_CACHE_KIB);
         return config.createConnection(url());
+    }
+
+    /** The connection of the {@link Checkpointer}: it writes the file, never a transaction. */
+    Connection openCheckpointer() throws SQLException {
+        return common().createConnection(url());
     }
 
     /** A connection that only reads, beside the writer. */

@@ -36,6 +36,7 @@ final class GroupCommit implements Runnable {
     private final Connection c;
     private final WriteQueue queue;
     private final PendingLogs pending;
+    private final Checkpointer checkpointer;
     private final Statement control;
     private final PreparedStatement insertEvent;
     private final PreparedStatement insertTask;
@@ -49,11 +50,13 @@ final class GroupCommit implements Runnable {
     /** Events added to the insert's batch and not executed yet. */
     private int events;
 
-    GroupCommit(DatabaseFile file, Connection c, WriteQueue queue, PendingLogs pending) throws SQLException {
+    GroupCommit(DatabaseFile file, Connection c, WriteQueue queue, PendingLogs pending, Checkpointer checkpointer)
+            throws SQLException {
         this.file = file;
         this.c = c;
         this.queue = queue;
         this.pending = pending;
+        this.checkpointer = checkpointer;
         this.control = c.createStatement();
         this.insertEvent = c.prepareStatement("INSERT INTO events (task_key, seq, event) VALUES (?, ?, ?)");
         this.insertTask = c.prepareStatement(INSERT_TASK);
@@ -71,11 +74,8 @@ final class GroupCommit implements Runnable {
             while ((batch = queue.take()) != null) {
                 write(batch);
             }
-            checkpoint();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            closeConnection();
         }
     }
 
@@ -96,6 +96,7 @@ final class GroupCommit implements Runnable {
             }
             writeRows();
             control.executeUpdate("COMMIT");
+            checkpointer.committed();
         } catch (SQLException | RuntimeException e) {
             rows.clear();
             events = 0;
@@ -140,7 +141,7 @@ final class GroupCommit implements Runnable {
             row.setLong(2, time.seconds());
             row.setInt(3, time.nanos());
             row.setLong(4, a.event().seq());
-            row.setBytes(5, t.toByteArray());
+            row.setBytes(5, a.encodedTask() != null ? a.encodedTask() : t.toByteArray());
             row.setLong(6, a.log().key);
             if (!a.log().inFile) {
                 row.setString(7, t.getId());
@@ -213,16 +214,16 @@ final class GroupCommit implements Runnable {
         }
     }
 
-    /** Folds the write-ahead log into the file, so a closed store is one file again. */
-    private void checkpoint() {
+    /**
+     * Folds the write-ahead log into the file, so a closed store is one file again, and closes the
+     * connection. Called once the writer's thread and the checkpointer's have ended.
+     */
+    void close() {
         try {
             control.execute("PRAGMA wal_checkpoint(TRUNCATE)");
         } catch (SQLException e) {
             // The log stays beside the file and is folded in when it is next opened.
         }
-    }
-
-    private void closeConnection() {
         try {
             c.close();
         } catch (SQLException e) {

@@ -30,7 +30,11 @@ final class ReadConnection implements AutoCloseable {
     ReadConnection(Connection c) throws SQLException {
         this.c = c;
         this.task = c.prepareStatement("SELECT task, last_seq FROM tasks WHERE id = ?");
-        this.committed = c.prepareStatement("SELECT key, last_seq FROM tasks WHERE id = ?");
+        // An aggregate, so a row comes back for an unknown task too: on a statement that ends without
+        // a row, the driver runs a BEGIN and a COMMIT to honour autocommit, and most lookups here
+        // are for new tasks.
+        this.committed = c.prepareStatement("SELECT coalesce(max(key), 0), coalesce(max(last_seq), 0) FROM tasks"
+                + " WHERE id = ?");
         this.events = c.prepareStatement("SELECT e.seq, e.event FROM tasks t JOIN events e ON e.task_key = t.key"
                 + " WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
         this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ?");
@@ -51,7 +55,9 @@ final class ReadConnection implements AutoCloseable {
     PendingLog.Committed committed(String taskId) throws SQLException {
         committed.setString(1, taskId);
         try (ResultSet r = committed.executeQuery()) {
-            return r.next() ? new PendingLog.Committed(r.getLong(1), r.getLong(2)) : PendingLog.Committed.NOTHING;
+            r.next();
+            long key = r.getLong(1);
+            return key == 0 ? PendingLog.Committed.NOTHING : new PendingLog.Committed(key, r.getLong(2));
         }
     }
 

@@ -55,7 +55,10 @@ public final class SqliteTaskStore implements TaskStore {
     private final PendingLogs pending = new PendingLogs();
     private final WriteQueue queue = new WriteQueue();
     private final ReadPool reads;
+    private final GroupCommit commit;
     private final Thread writer;
+    private final Checkpointer checkpointer;
+    private final Thread checkpoints;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Opens (creating it if needed) the store in {@code dataDir}, creating the folder too. */
@@ -75,35 +78,37 @@ public final class SqliteTaskStore implements TaskStore {
 
     SqliteTaskStore(Path path, Schema schema, Duration busyTimeout) {
         this.file = DatabaseFile.claim(path, busyTimeout);
-        Connection w = null;
-        ReadPool r = null;
+        List<AutoCloseable> opened = new ArrayList<>();
         try {
-            w = file.openWriter();
+            Connection w = file.openWriter();
+            opened.add(w);
             schema.migrate(w, path);
-            GroupCommit commit = new GroupCommit(file, w, queue, pending);
-            r = new ReadPool(file, READERS);
-            this.reads = r;
-            this.writer = Thread.ofPlatform().name("sqlite-writer " + path.getFileName()).daemon().unstarted(commit);
+            Connection k = file.openCheckpointer();
+            opened.add(k);
+            this.checkpointer = new Checkpointer(k);
+            this.commit = new GroupCommit(file, w, queue, pending, checkpointer);
+            this.reads = new ReadPool(file, READERS);
+            String name = path.getFileName().toString();
+            this.writer = Thread.ofPlatform().name("sqlite-writer " + name).daemon().unstarted(commit);
+            this.checkpoints = Thread.ofPlatform().name("sqlite-checkpoint " + name).daemon().unstarted(checkpointer);
         } catch (SQLException | RuntimeException e) {
-            closeAll(w, r);
+            for (AutoCloseable c : opened.reversed()) {
+                closeQuietly(c);
+            }
+            file.close();
             throw e instanceof SQLException ? new SqliteStoreException("cannot open " + path + ": " + e.getMessage(), e)
                     : (RuntimeException) e;
         }
         writer.start();
+        checkpoints.start();
     }
 
-    private void closeAll(Connection w, ReadPool r) {
-        if (r != null) {
-            r.close();
-        }
+    private static void closeQuietly(AutoCloseable c) {
         try {
-            if (w != null) {
-                w.close();
-            }
-        } catch (SQLException e) {
+            c.close();
+        } catch (Exception e) {
             // Opening failed already; that is the error to report.
         }
-        file.close();
     }
 
     @Override
@@ -119,6 +124,8 @@ public final class SqliteTaskStore implements TaskStore {
     @Override
     public void append(TaskEvent event, boolean durable) {
         byte[] encoded = event.event().toByteArray();
+        // Encoded here, on the appending thread, rather than by the one writer thread all share.
+        byte[] encodedTask = durable ? event.task().toByteArray() : null;
         CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
         while (true) {
             PendingLog log = pending.forAppend(event.taskId(), this::committed);
@@ -134,7 +141,7 @@ public final class SqliteTaskStore implements TaskStore {
                     continue;
                 }
                 // Queued under the log's monitor: the task's events reach the writer in sequence order.
-                queue.add(new Append(log, event, encoded, done));
+                queue.add(new Append(log, event, encoded, encodedTask, done));
             }
             break;
         }
@@ -272,12 +279,16 @@ public final class SqliteTaskStore implements TaskStore {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        checkpointer.close();
         queue.close();
         try {
+            checkpoints.join();
             writer.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // Both threads have ended: the last checkpoint, which empties the log, has the file to itself.
+        commit.close();
         reads.close();
         file.close();
     }

@@ -12,9 +12,13 @@ sealed interface WriteOp {
      * An event to log, with the task after it.
      *
      * @param encoded the event's protobuf encoding, made by the appending thread
+     * @param encodedTask the task's encoding, made by the appending thread for a durable append
+     *     (the one that ends a turn, so nearly always the row its batch writes); null otherwise,
+     *     and the writer encodes the task if its row is written
      * @param done completed once committed (or failed), for a durable append; null otherwise
      */
-    record Append(PendingLog log, TaskEvent event, byte[] encoded, CompletableFuture<Void> done) implements WriteOp {
+    record Append(PendingLog log, TaskEvent event, byte[] encoded, byte[] encodedTask, CompletableFuture<Void> done)
+            implements WriteOp {
     }
 
     /** Other work on the write connection (retention, context state, a barrier), answered once committed. */
