@@ -95,5 +95,9 @@ class RestartTest {
         Agent third = agent("0");
         assertThat(call(third.port(), "GetTask", "{\"id\":\"" + asking + "\"}")).contains("TASK_STATE_COMPLETED")
                 .contains("Words: 6");
+        // A task failed by one restart is terminal: the next restart leaves it alone.
+        String stillFailed = call(third.port(), "GetTask", "{\"id\":\"" + working + "\"}");
+        // Its one interruption shows twice: as the status message and in the history.
+        assertThat(stillFailed.split("interrupted", -1)).as("one interruption in %s", stillFailed).hasSize(3);
     }
 }

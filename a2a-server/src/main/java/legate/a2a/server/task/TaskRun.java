@@ -123,9 +123,14 @@ final class TaskRun implements EventSink {
         StreamResponse applied = apply(event);
         if (!applied.hasMessage()) {
             // Acknowledge after commit: the event that ends the turn is durable before anyone hears
-            // of it; the others are ordered in the log and committed shortly after.
+            // of it, and so is a new task's first event, which is how a caller learns the task's id
+            // (returnImmediately answers with it). The others are ordered in the log and committed
+            // shortly after.
+            // DEFECT: a task answered with returnImmediately was lost by a kill -9 before its first
+            // commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
-            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn);
+            boolean firstOfTask = lastSeq == 0;
+            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || firstOfTask);
         }
         long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {
