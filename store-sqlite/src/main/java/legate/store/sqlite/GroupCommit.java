@@ -76,6 +76,22 @@ final class GroupCommit implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            abandon();
+        }
+    }
+
+    /**
+     * The writer stopped for good (closed, interrupted, or an Error such as running out of
+     * memory): what is still queued is failed, and later appends are refused, rather than leaving
+     * a durable appender waiting for a commit that will never come.
+     */
+    private void abandon() {
+        queue.close();
+        SqliteStoreException stopped = new SqliteStoreException("the writer of " + file + " has stopped", null);
+        List<WriteOp> left;
+        while ((left = queue.drain()) != null) {
+            fail(left, stopped);
         }
     }
 

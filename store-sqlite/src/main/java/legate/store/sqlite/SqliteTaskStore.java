@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import legate.a2a.model.TaskStates;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
@@ -25,7 +23,6 @@ import legate.a2a.server.task.TaskQuery;
 import legate.a2a.server.task.TaskStore;
 import legate.store.sqlite.WriteOp.Append;
 import legate.store.sqlite.WriteOp.Job;
-import lf.a2a.v1.TaskState;
 
 /**
  * A {@link TaskStore} in one SQLite file ({@code DATA_DIR/legate.db}): tasks, their event logs and
@@ -35,8 +32,9 @@ import lf.a2a.v1.TaskState;
  * (group commit, {@link GroupCommit}); an append returns at once, or, when durable, once its batch
  * is committed. Until then the append is kept in memory ({@link PendingLogs}) and every read merges
  * it over the file, so a reader never sees less than was appended. Reads run on a small pool of
- * their own connections beside the writer. The schema is created or upgraded on open
- * ({@link Schema}); a file written by a newer Legate is refused.
+ * their own connections beside the writer, and a {@link Checkpointer} folds the write-ahead log back
+ * into the file on a thread of its own. The schema is created or upgraded on open ({@link Schema});
+ * a file written by a newer Legate is refused.
  *
  * <p>Thread-safe, as the contract asks; one instance per file, and one process per file (a second
  * is refused while the first holds it). Close it to commit what is queued and fold the write-ahead
@@ -48,8 +46,6 @@ public final class SqliteTaskStore implements TaskStore {
     /** How long a statement waits for a lock another program holds on the file before failing. */
     public static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
     private static final int READERS = 4;
-    // The retention delete takes this many tasks per transaction, so appends are not held up behind it.
-    private static final int DELETE_CHUNK = 1000;
 
     private final DatabaseFile file;
     private final PendingLogs pending = new PendingLogs();
@@ -192,42 +188,12 @@ public final class SqliteTaskStore implements TaskStore {
         StatusKey before = StatusKey.of(cutoff);
         int total = 0;
         while (true) {
-            int deleted = submit(new Job<>(c -> deleteTerminal(c, before)));
+            int deleted = submit(new Job<>(c -> Retention.deleteChunk(c, before)));
             total += deleted;
-            if (deleted < DELETE_CHUNK) {
+            if (deleted < Retention.CHUNK) {
                 return total;
             }
         }
-    }
-
-    private static int deleteTerminal(Connection c, StatusKey before) throws SQLException {
-        StringBuilder states = new StringBuilder();
-        for (TaskState s : TaskState.values()) {
-            if (s != TaskState.UNRECOGNIZED && TaskStates.isTerminal(s)) {
-                states.append(states.isEmpty() ? "'" : ", '").append(s.name()).append('\'');
-            }
-        }
-        List<Long> keys = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement("SELECT key FROM tasks WHERE (status_seconds, status_nanos)"
-                + " < (?, ?) AND state IN (" + states + ") LIMIT " + DELETE_CHUNK)) {
-            select.setLong(1, before.seconds());
-            select.setInt(2, before.nanos());
-            try (ResultSet r = select.executeQuery()) {
-                while (r.next()) {
-                    keys.add(r.getLong(1));
-                }
-            }
-        }
-        try (PreparedStatement events = c.prepareStatement("DELETE FROM events WHERE task_key = ?");
-             PreparedStatement tasks = c.prepareStatement("DELETE FROM tasks WHERE key = ?")) {
-            for (long key : keys) {
-                events.setLong(1, key);
-                events.executeUpdate();
-                tasks.setLong(1, key);
-                tasks.executeUpdate();
-            }
-        }
-        return keys.size();
     }
 
     @Override

@@ -52,6 +52,21 @@ final class WriteQueue {
         }
     }
 
+    /** What is queued, without waiting; null when nothing is. */
+    List<WriteOp> drain() {
+        lock.lock();
+        try {
+            if (open.isEmpty()) {
+                return null;
+            }
+            List<WriteOp> batch = open;
+            open = new ArrayList<>();
+            return batch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Refuses further work; what is queued is still taken. */
     void close() {
         lock.lock();
