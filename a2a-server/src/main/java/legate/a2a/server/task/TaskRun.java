@@ -59,11 +59,14 @@ final class TaskRun implements EventSink {
     private boolean streamsEnded;
     /** The sequence number of the task's latest logged event (0 for a new task). */
     private long lastSeq;
+    /** The caller is answered with this turn's first event (returnImmediately): it must be durable. */
+    private final boolean answersWithFirstEvent;
 
     /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
     TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
-            long lastSeq) {
+            long lastSeq, boolean answersWithFirstEvent) {
         this.lastSeq = lastSeq;
+        this.answersWithFirstEvent = answersWithFirstEvent;
         this.taskId = taskId;
         this.contextId = contextId;
         this.executorName = executorName;
@@ -123,14 +126,13 @@ final class TaskRun implements EventSink {
         StreamResponse applied = apply(event);
         if (!applied.hasMessage()) {
             // Acknowledge after commit: the event that ends the turn is durable before anyone hears
-            // of it, and so is a new task's first event, which is how a caller learns the task's id
-            // (returnImmediately answers with it). The others are ordered in the log and committed
-            // shortly after.
+            // of it, and so is the first event when it is the whole answer (returnImmediately). The
+            // others are ordered in the log and committed shortly after.
             // DEFECT: a task answered with returnImmediately was lost by a kill -9 before its first
             // commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
-            boolean firstOfTask = lastSeq == 0;
-            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || firstOfTask);
+            boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
+            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || answer);
         }
         long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {

@@ -57,11 +57,12 @@ final class TurnLauncher {
     }
 
     /** Finds or creates the task identity of a validated message and opens its turn. */
-    Turn open(Message message, SendMessageConfiguration configuration) {
+    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
             String taskId = ids.get();
-            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0);
+            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
+                    answersWithFirstEvent);
             live.started(run);
             return turn(run, message, null, configuration);
         }
@@ -89,7 +90,7 @@ final class TurnLauncher {
                         + "; send the next message once it asks for input or finishes");
             }
             TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
-                    storedTask.lastSeq());
+                    storedTask.lastSeq(), false);
             live.started(run);
             return turn(run, message, stored, configuration);
         });
