@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import legate.a2a.server.task.PageToken;
 import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.Task;

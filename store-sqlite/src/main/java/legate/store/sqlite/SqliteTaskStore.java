@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.PageToken;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskPage;

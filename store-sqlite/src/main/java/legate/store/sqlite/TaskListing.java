@@ -5,8 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import legate.a2a.server.task.PageToken;
 import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.Task;
@@ -77,8 +79,8 @@ final class TaskListing {
             // tasks of that same instant that the previous page already showed.
             sql.append(" AND (status_seconds, status_nanos) <= (?, ?)")
                     .append(" AND NOT (status_seconds = ? AND status_nanos = ? AND id <= ?)");
-            pageArgs.addAll(List.of(after.time().seconds(), after.time().nanos(),
-                    after.time().seconds(), after.time().nanos(), after.id()));
+            StatusKey key = StatusKey.of(after.time());
+            pageArgs.addAll(List.of(key.seconds(), key.nanos(), key.seconds(), key.nanos(), after.id()));
         }
         pageArgs.add(size + 1);
         try (PreparedStatement s = c.prepareStatement(sql.append(ORDER).toString())) {
@@ -92,7 +94,7 @@ final class TaskListing {
                         more = true;
                         break;
                     }
-                    last = new PageToken(new StatusKey(r.getLong(2), r.getInt(3)), r.getString(1));
+                    last = new PageToken(Instant.ofEpochSecond(r.getLong(2), r.getInt(3)), r.getString(1));
                     tasks.add(ReadConnection.decodeTask(r.getBytes(4), last.id()));
                 }
             }

@@ -2,10 +2,8 @@ package legate.a2a.server.task;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Timestamp;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -195,7 +193,7 @@ public final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public TaskPage list(TaskQuery query) {
-        Cursor after = query.pageToken().isEmpty() ? null : Cursor.decode(query.pageToken());
+        PageToken after = query.pageToken().isEmpty() ? null : PageToken.decode(query.pageToken());
         List<Stored> matching = new ArrayList<>();
         for (Stored t : tasks.values()) {
             if (!query.contextId().isEmpty() && !query.contextId().equals(t.contextId())) {
@@ -213,7 +211,7 @@ public final class InMemoryTaskStore implements TaskStore {
         matching.sort(NEWEST_FIRST);
         int start = 0;
         if (after != null) {
-            while (start < matching.size() && !after.isBefore(matching.get(start))) {
+            while (start < matching.size() && !sortsAfter(matching.get(start), after)) {
                 start++;
             }
         }
@@ -222,7 +220,7 @@ public final class InMemoryTaskStore implements TaskStore {
         for (Stored t : matching.subList(start, end)) {
             page.add(t.task());
         }
-        String next = end < matching.size() ? Cursor.of(matching.get(end - 1)).encode() : "";
+        String next = end < matching.size() ? tokenOf(matching.get(end - 1)).encode() : "";
         return new TaskPage(List.copyOf(page), next, matching.size());
     }
 
@@ -230,37 +228,13 @@ public final class InMemoryTaskStore implements TaskStore {
         return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos());
     }
 
-    /** A page token: the sort key of the last task of the previous page, opaque to callers. */
-    private record Cursor(Instant time, String id) {
-        static Cursor of(Stored t) {
-            return new Cursor(t.statusTime(), t.id());
-        }
+    private static PageToken tokenOf(Stored t) {
+        return new PageToken(t.statusTime(), t.id());
+    }
 
-        /** True when {@code t} sorts after this cursor, i.e. belongs on a later page. */
-        boolean isBefore(Stored t) {
-            int c = time.compareTo(t.statusTime());
-            return c > 0 || (c == 0 && id.compareTo(t.id()) < 0);
-        }
-
-        String encode() {
-            String raw = time.getEpochSecond() + "." + time.getNano() + "|" + id;
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
-        }
-
-        static Cursor decode(String token) {
-            try {
-                String raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-                int bar = raw.indexOf('|');
-                int dot = raw.indexOf('.');
-                if (bar < 0 || dot < 0 || dot > bar) {
-                    throw new IllegalArgumentException("malformed");
-                }
-                Instant time = Instant.ofEpochSecond(Long.parseLong(raw.substring(0, dot)),
-                        Long.parseLong(raw.substring(dot + 1, bar)));
-                return new Cursor(time, raw.substring(bar + 1));
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("invalid pageToken: it was not issued by this server");
-            }
-        }
+    /** True when {@code t} sorts after {@code after}, i.e. belongs on a later page. */
+    private static boolean sortsAfter(Stored t, PageToken after) {
+        int c = after.time().compareTo(t.statusTime());
+        return c > 0 || (c == 0 && after.id().compareTo(t.id()) < 0);
     }
 }
