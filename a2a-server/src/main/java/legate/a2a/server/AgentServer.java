@@ -7,6 +7,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.card.JwksHandler;
+import legate.a2a.server.edge.CorsHandler;
+import legate.a2a.server.edge.Https;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
@@ -74,7 +77,8 @@ public final class AgentServer implements AutoCloseable {
         // stream is as long as the task runs. A2A requests are a few hundred bytes; a larger body
         // is read in several fills. (8 KB, the default, was a third of a held stream's memory.)
         http1.setInputBufferSize(2048);
-        this.connector = new ServerConnector(jetty, 1, 1, http1);
+        this.connector = config.edge().tls() == null ? new ServerConnector(jetty, 1, 1, http1)
+                : Https.connector(jetty, http, http1, config.edge().tls());
         connector.setHost(config.host());
         connector.setPort(config.port());
         // Streams stay open across long turns; SSE keep-alive comments keep them under this.
@@ -112,7 +116,9 @@ public final class AgentServer implements AutoCloseable {
         new UnsettledTasks(store, clock).failAll();
         connector.open();
         int port = connector.getLocalPort();
-        AgentCard card = cardForPort.apply(port);
+        AgentCard built = cardForPort.apply(port);
+        ServerEdge edge = config.edge();
+        AgentCard card = edge.cardKey() == null ? built : edge.cardKey().sign(built);
         RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
                 config.cancelWait(), turns);
         this.handler = h;
@@ -120,7 +126,8 @@ public final class AgentServer implements AutoCloseable {
         JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
         this.rpc = rpc;
         String rpcPath = config.rpcPath();
-        jetty.setHandler(new Handler.Abstract() {
+        Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
+        Handler routes = new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
@@ -130,9 +137,13 @@ public final class AgentServer implements AutoCloseable {
                 if (rpcPath.equals(path)) {
                     return rpc.handle(request, response, callback);
                 }
+                if (jwks != null && JwksHandler.PATH.equals(path)) {
+                    return jwks.handle(request, response, callback);
+                }
                 return false;
             }
-        });
+        };
+        jetty.setHandler(edge.cors() == null ? routes : new CorsHandler(edge.cors(), routes));
         try {
             jetty.start();
         } catch (Exception e) {

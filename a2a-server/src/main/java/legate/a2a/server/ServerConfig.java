@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param keepAlive how long an open stream may stay silent before it gets an SSE comment
  * @param taskRetention how long a terminal task is kept after its last status change; zero keeps
  *                      every task for as long as the store does (null: {@link #DEFAULT_TASK_RETENTION})
+ * @param edge TLS, the card signing key and CORS (null: {@link ServerEdge#PLAIN})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
-                           Duration keepAlive, Duration taskRetention) {
+                           Duration keepAlive, Duration taskRetention, ServerEdge edge) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -38,6 +39,14 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (taskRetention.isNegative()) {
             throw new IllegalArgumentException("taskRetention must not be negative, got " + taskRetention);
         }
+        if (edge == null) {
+            edge = ServerEdge.PLAIN;
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive, Duration taskRetention) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, ServerEdge.PLAIN);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -56,6 +65,11 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, edge);
+    }
+
+    /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
+    public ServerConfig withEdge(ServerEdge edge) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, edge);
     }
 }

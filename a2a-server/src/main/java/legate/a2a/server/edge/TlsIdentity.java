@@ -1,0 +1,105 @@
+package legate.a2a.server.edge;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import legate.wire.pem.PemException;
+import legate.wire.pem.PemFile;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/**
+ * A server's TLS identity: its certificate chain (its own certificate first, then the
+ * intermediates) and the private key of the first certificate, read from PEM files as a CA or
+ * openssl hands them out.
+ *
+ * <p>Checked when read, so that a bad pair stops the server at start with a sentence instead of
+ * failing every handshake later: the key must belong to the first certificate, and that
+ * certificate must be valid now.
+ */
+public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
+    public TlsIdentity {
+        chain = List.copyOf(chain);
+    }
+
+    /**
+     * Reads the chain from {@code certFile} and the key from {@code keyFile} (PKCS#8, or traditional
+     * RSA or EC).
+     *
+     * @throws PemException naming the file and what is wrong with it
+     */
+    public static TlsIdentity read(Path certFile, Path keyFile, Instant now) throws PemException {
+        List<X509Certificate> chain = PemFile.read(certFile).certificates();
+        PrivateKey key = PemFile.read(keyFile).privateKey();
+        X509Certificate leaf = chain.getFirst();
+        try {
+            leaf.checkValidity(Date.from(now));
+        } catch (CertificateExpiredException e) {
+            throw new PemException(certFile + ": the certificate expired on " + leaf.getNotAfter().toInstant());
+        } catch (CertificateNotYetValidException e) {
+            throw new PemException(certFile + ": the certificate is not valid before " + leaf.getNotBefore().toInstant());
+        }
+        if (!belongTogether(key, leaf.getPublicKey())) {
+            throw new PemException(keyFile + ": this key does not belong to the first certificate in " + certFile
+                    + " (" + leaf.getSubjectX500Principal().getName() + ")");
+        }
+        return new TlsIdentity(chain, key);
+    }
+
+    /** Jetty's server-side TLS set up with this identity, in an in-memory key store. */
+    public SslContextFactory.Server sslContextFactory() {
+        char[] password = randomPassword();
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("legate", key, password, chain.toArray(new X509Certificate[0]));
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setKeyStore(store);
+            ssl.setKeyStorePassword(new String(password));
+            ssl.setKeyManagerPassword(new String(password));
+            return ssl;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("the TLS key could not be held in a key store: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether {@code key} signs what {@code publicKey} verifies. */
+    private static boolean belongTogether(PrivateKey key, PublicKey publicKey) {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            default -> key.getAlgorithm();
+        };
+        try {
+            byte[] probe = "legate".getBytes(StandardCharsets.US_ASCII);
+            Signature sign = Signature.getInstance(algorithm);
+            sign.initSign(key);
+            sign.update(probe);
+            byte[] signature = sign.sign();
+            Signature verify = Signature.getInstance(algorithm);
+            verify.initVerify(publicKey);
+            verify.update(probe);
+            return verify.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    private static char[] randomPassword() {
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes).toCharArray();
+    }
+}
