@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerEdge;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
@@ -29,6 +30,9 @@ final class AgentCommand implements Callable<Integer> {
 
     @Mixin
     ServerOptions server = new ServerOptions();
+
+    @Mixin
+    EdgeOptions edge = new EdgeOptions();
 
     // Null when the command was read from the settings alone (fromSettings), without picocli.
     @Spec
@@ -85,6 +89,7 @@ final class AgentCommand implements Callable<Integer> {
         c.server.maxTasks = Integer.parseInt(maxTasks);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
+        c.edge = EdgeOptions.fromSettings(settings);
         try {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
@@ -120,6 +125,14 @@ final class AgentCommand implements Callable<Integer> {
         if (setup == null) {
             return 2;
         }
+        ServerEdge serverEdge;
+        try {
+            serverEdge = edge.edge();
+        } catch (EdgeOptions.Unusable e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return e.exitCode();
+        }
+        setup = setup.withHttps(serverEdge.tls() != null);
         TaskStore store;
         try {
             store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
@@ -127,8 +140,9 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return 1;
         }
-        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
-                boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
+        ServerSetup served = setup;
+        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()).withEdge(serverEdge),
+                boundPort -> RevisorCard.build(server.name, served.publicUrl(boundPort)),
                 new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
         int bound;
         try {

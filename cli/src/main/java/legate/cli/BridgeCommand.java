@@ -17,6 +17,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.a2a.server.ServerEdge;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,6 +88,9 @@ final class BridgeCommand implements Callable<Integer> {
     @Mixin
     ServerOptions server = new ServerOptions();
 
+    @Mixin
+    EdgeOptions edge = new EdgeOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -102,10 +106,18 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_CWD must name an existing directory, got " + cwd);
             return 2;
         }
-        ServerSetup setup = server.setup();
-        if (setup == null) {
+        ServerSetup plainSetup = server.setup();
+        if (plainSetup == null) {
             return 2;
         }
+        ServerEdge serverEdge;
+        try {
+            serverEdge = edge.edge();
+        } catch (EdgeOptions.Unusable e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return e.exitCode();
+        }
+        ServerSetup setup = plainSetup.withHttps(serverEdge.tls() != null);
         BackendChoice agent = new BackendChoice(backend, agentCmd, mode, claudeBin, codexBin, adapterDirs(),
                 System.getenv("PATH"));
         if (!agent.isCommandLine() && mode != null && !mode.isBlank()) {
@@ -115,7 +127,7 @@ final class BridgeCommand implements Callable<Integer> {
         AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
-        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
+        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()).withEdge(serverEdge), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
         TaskStore store;
         try {

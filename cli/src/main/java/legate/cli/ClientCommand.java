@@ -3,6 +3,7 @@ package legate.cli;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -10,14 +11,20 @@ import legate.a2a.client.A2aClient;
 import legate.a2a.client.A2aClientException;
 import legate.a2a.client.AgentCardException;
 import legate.a2a.client.AgentErrorException;
+import legate.a2a.client.ClientConfig;
+import legate.a2a.client.ClientTrust;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.TransportException;
+import legate.a2a.client.TrustedCertificates;
+import legate.a2a.client.TrustedKeys;
 import legate.a2a.client.UserMessage;
+import legate.a2a.model.signature.CardVerifier;
 import legate.cli.client.ClientDemo;
 import legate.cli.client.ClientExit;
 import legate.cli.client.EventPrinter;
 import legate.cli.client.Palette;
 import legate.cli.client.Turn;
+import legate.wire.pem.PemException;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.TaskState;
@@ -47,9 +54,12 @@ import picocli.CommandLine.Spec;
                 "     ended early (cut, and not resumed)",
                 "  2  usage error",
                 "  3  the agent answered with an error (A2A or JSON-RPC code)",
-                "  4  no A2A agent reachable at the URL (refused, timed out, no card, not A2A)"})
+                "  4  no A2A agent reachable at the URL (refused, timed out, no card, not A2A),",
+                "     or its card failed signature verification (--trust, card --verify)"})
 final class ClientCommand implements Callable<Integer> {
     static final String DEFAULT_URL = "http://localhost:41241";
+    /** Where a Legate agent publishes the keys its card is signed with (README "Signed Agent Cards"). */
+    private static final String JWKS_PATH = "/.well-known/jwks.json";
     static final String DEMO_TEXT = "The quick brown fox jumps over the lazy dog. It was not amused!";
 
     @Spec
@@ -66,6 +76,15 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Print each event or result as one line of ProtoJSON, for scripts.")
     boolean json;
+
+    @Option(names = "--trust", descriptionKey = "A2A_TRUST", paramLabel = "KEY_OR_JWKS_URL", scope = ScopeType.INHERIT,
+            description = "Refuse an agent whose card is not signed by this key: a PEM public key file, a JWK or JWKS file, "
+                    + "or a JWKS URL [A2A_TRUST].")
+    String trust;
+
+    @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,
+            description = "Also trust the certificate authorities in this PEM file for https (besides the JDK's) [A2A_CA_CERT].")
+    Path caCert;
 
     @Option(names = "--text", defaultValue = DEMO_TEXT,
             description = "What the demonstration sends in turn 2 (default: a sentence about a fox).")
@@ -141,11 +160,15 @@ final class ClientCommand implements Callable<Integer> {
     }
 
     @Command(name = "card", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class, description = "Show the agent's card and the interface the client dials.")
-    int card() {
+    int card(@Option(names = "--verify", description = "Check the card's signature: against --trust, or else against the "
+            + "agent's own /.well-known/jwks.json (which proves the card intact, not who published it); exit 4 when it fails.")
+             boolean verify) {
         return run((client, printer) -> {
             printer.card(client.card(), client.endpoint());
+            client.cardVerdict().ifPresent(v -> printer.note("  signature     " + v.describe()
+                    + (trust != null ? " with " + trust : " with the agent's own JWKS (intact; pass --trust to check who signed it)")));
             return ClientExit.OK.code();
-        });
+        }, verify);
     }
 
     @Command(name = "subscribe", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class,
@@ -161,13 +184,37 @@ final class ClientCommand implements Callable<Integer> {
     }
 
     private int run(Action action) {
+        return run(action, false);
+    }
+
+    /** Runs {@code action} on a client connected to the agent; {@code verifyCard} checks the card's signature even without --trust. */
+    private int run(Action action, boolean verifyCard) {
         URI base = baseUrl();
         if (base == null) {
             return ClientExit.USAGE.code();
         }
+        ClientConfig config = ClientConfig.defaults();
+        ClientTrust clientTrust = ClientTrust.DEFAULTS;
+        try {
+            if (caCert != null) {
+                clientTrust = clientTrust.withTls(TrustedCertificates.withCaFile(caCert));
+            }
+        } catch (PemException e) {
+            return usage("--ca-cert " + e.getMessage());
+        }
+        String keySource = trust != null ? trust : verifyCard ? base.resolve(JWKS_PATH).toString() : null;
+        if (keySource != null) {
+            try {
+                clientTrust = clientTrust.withCardKeys(new CardVerifier(
+                        TrustedKeys.load(keySource, clientTrust.tls(), config.cardTimeout())));
+            } catch (IllegalArgumentException e) {
+                return fail(keySource.matches("https?://.*") ? ClientExit.UNREACHABLE : ClientExit.USAGE,
+                        "--trust " + e.getMessage());
+            }
+        }
         EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), err(), json,
                 json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
-        try (A2aClient client = A2aClient.connect(base)) {
+        try (A2aClient client = A2aClient.connect(base, config.withTrust(clientTrust))) {
             return action.run(client, printer);
         } catch (A2aClientException e) {
             return switch (e) {

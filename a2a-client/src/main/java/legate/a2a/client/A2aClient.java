@@ -1,5 +1,6 @@
 package legate.a2a.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import java.net.URI;
@@ -7,6 +8,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.ResumableStream;
@@ -14,6 +16,8 @@ import legate.a2a.client.internal.StreamProgress;
 import legate.a2a.client.internal.Transport;
 import legate.a2a.model.A2aMethods;
 import legate.a2a.model.LegateExtensions;
+import legate.a2a.model.signature.CardVerdict;
+import legate.a2a.model.signature.CardVerifier;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.CancelTaskRequest;
@@ -62,9 +66,11 @@ public final class A2aClient implements AutoCloseable {
     private final ClientConfig config;
     private final ResumableStream streams;
     private volatile boolean closed;
+    private final CardVerdict verdict;
 
-    private A2aClient(HttpClient http, AgentCard card, URI cardUrl, ClientConfig config) {
+    private A2aClient(HttpClient http, AgentCard card, URI cardUrl, ClientConfig config, CardVerdict verdict) {
         this.http = http;
+        this.verdict = verdict;
         this.card = card;
         this.config = config;
         this.endpoint = Binding.choose(card, config.bindings());
@@ -95,8 +101,15 @@ public final class A2aClient implements AutoCloseable {
     public static A2aClient connect(URI baseUrl, ClientConfig config) {
         HttpClient http = newHttpClient(config);
         try {
-            AgentCard card = new CardResolver(new HttpExchange(http, config.headers()), config.cardTimeout()).fetch(baseUrl);
-            return new A2aClient(http, card, CardResolver.cardUrl(baseUrl), config);
+            URI cardUrl = CardResolver.cardUrl(baseUrl);
+            JsonNode json = new CardResolver(new HttpExchange(http, config.headers()), config.cardTimeout()).fetchJson(baseUrl);
+            CardVerifier keys = config.trust().cardKeys();
+            CardVerdict verdict = keys == null ? null : keys.verify(json);
+            if (verdict instanceof CardVerdict.Refused refused) {
+                // PROTOCOL (A2A §8.4): a card that fails verification is not used, not even its URL.
+                throw new AgentCardException("the card at " + cardUrl + " is not trusted: " + refused.describe(), List.of());
+            }
+            return new A2aClient(http, CardResolver.read(json, cardUrl), cardUrl, config, verdict);
         } catch (RuntimeException e) {
             http.close();
             throw e;
@@ -107,7 +120,7 @@ public final class A2aClient implements AutoCloseable {
     public static A2aClient forCard(AgentCard card, ClientConfig config) {
         HttpClient http = newHttpClient(config);
         try {
-            return new A2aClient(http, card, null, config);
+            return new A2aClient(http, card, null, config, null);
         } catch (RuntimeException e) {
             http.close();
             throw e;
@@ -116,6 +129,11 @@ public final class A2aClient implements AutoCloseable {
 
     public AgentCard card() {
         return card;
+    }
+
+    /** How the card's signature was checked against {@link ClientTrust#cardKeys()}; empty when it was not. */
+    public Optional<CardVerdict> cardVerdict() {
+        return Optional.ofNullable(verdict);
     }
 
     /** The interface of the card this client dials. */
@@ -241,13 +259,16 @@ public final class A2aClient implements AutoCloseable {
     }
 
     private static HttpClient newHttpClient(ClientConfig config) {
-        return HttpClient.newBuilder()
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(config.connectTimeout())
                 // Agents on plain http are HTTP/1.1; the h2c upgrade attempt only adds headers that
                 // proxies on the way (the tap) would have to pass through.
                 .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .build();
+                .followRedirects(HttpClient.Redirect.NORMAL);
+        if (config.trust().tls() != null) {
+            builder.sslContext(config.trust().tls());
+        }
+        return builder.build();
     }
 
     private static URI interfaceUrl(AgentInterface chosen, URI cardUrl) {

@@ -57,6 +57,17 @@ public final class CardResolver {
      * @throws AgentCardException when the answer is not a card
      */
     public AgentCard fetch(URI baseUrl) {
+        return read(fetchJson(baseUrl), cardUrl(baseUrl));
+    }
+
+    /**
+     * GETs the card of the agent at {@code baseUrl} as the JSON object it is on the wire, which is
+     * what a card signature covers (A2A §8.4).
+     *
+     * @throws TransportException when the card cannot be fetched at all, or not in time
+     * @throws AgentCardException when the answer is not a JSON object
+     */
+    public JsonNode fetchJson(URI baseUrl) {
         URI url = cardUrl(baseUrl);
         HttpResponse<byte[]> response = exchange.send(exchange.request(url)
                 .header("Accept", "application/json").GET().build(), timeout);
@@ -64,7 +75,16 @@ public final class CardResolver {
             throw new AgentCardException("no agent card at " + url + ": HTTP " + response.statusCode(), List.of());
         }
         try {
-            return parse(new String(response.body(), StandardCharsets.UTF_8));
+            return tree(new String(response.body(), StandardCharsets.UTF_8));
+        } catch (AgentCardException e) {
+            throw new AgentCardException("the answer from " + url + " " + e.getMessage(), List.of());
+        }
+    }
+
+    /** Reads a card fetched from {@code url} as JSON (the URL names it in an error). */
+    public static AgentCard read(JsonNode json, URI url) {
+        try {
+            return card(json);
         } catch (AgentCardException e) {
             throw new AgentCardException("the answer from " + url + " " + e.getMessage(), List.of());
         }
@@ -76,6 +96,10 @@ public final class CardResolver {
      * @throws AgentCardException when the text is not JSON or not an Agent Card
      */
     public static AgentCard parse(String json) {
+        return card(tree(json));
+    }
+
+    private static JsonNode tree(String json) {
         JsonNode tree;
         try {
             tree = WireJson.mapper().readTree(json);
@@ -85,6 +109,10 @@ public final class CardResolver {
         if (tree == null || !tree.isObject()) {
             throw new AgentCardException("is not a JSON object, so not an agent card", List.of());
         }
+        return tree;
+    }
+
+    private static AgentCard card(JsonNode tree) {
         try {
             return ProtoJson.read(flattenCaseOneofs(tree), "card", AgentCard.newBuilder()).build();
         } catch (A2aException e) {

@@ -16,9 +16,11 @@ import java.util.Map;
  * @param bindings what this client may dial, checked against the card in the card's order
  * @param headers extra headers on every request, such as {@code Authorization} (A2A §7.3)
  * @param resumption how a stream cut before its turn ended is resumed, where the agent allows it
+ * @param trust the authorities accepted for https and the keys a card must be signed with (null: {@link ClientTrust#DEFAULTS})
  */
 public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
-                           List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
+                           List<Binding> bindings, Map<String, String> headers, Resumption resumption,
+                           ClientTrust trust) {
 
     public ClientConfig {
         requirePositive(connectTimeout, "connectTimeout");
@@ -38,6 +40,14 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
         if (resumption == null) {
             throw new IllegalArgumentException("resumption must be given; Resumption.OFF turns it off");
         }
+        if (trust == null) {
+            trust = ClientTrust.DEFAULTS;
+        }
+    }
+
+    public ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
+                        List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
+        this(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, ClientTrust.DEFAULTS);
     }
 
     /** A configuration that resumes cut streams as {@link Resumption#DEFAULT} does. */
@@ -56,17 +66,21 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
     }
 
     public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {
-        return new ClientConfig(connect, card, call, bindings, headers, resumption);
+        return new ClientConfig(connect, card, call, bindings, headers, resumption, trust);
     }
 
     public ClientConfig withResumption(Resumption how) {
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how, trust);
     }
 
     public ClientConfig withHeader(String name, String value) {
         Map<String, String> all = new LinkedHashMap<>(headers);
         all.put(name, value);
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption, trust);
+    }
+
+    public ClientConfig withTrust(ClientTrust what) {
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, what);
     }
 
     private static void requirePositive(Duration d, String name) {

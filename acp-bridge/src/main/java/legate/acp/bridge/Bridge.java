@@ -117,7 +117,8 @@ public final class Bridge {
 
     /** The URL the card gives clients: the configured public URL, else this machine's URL of the bound port. */
     private String publicUrl(int port) {
-        return config.publicUrl() != null ? config.publicUrl() : BindAddress.dialableUrl(config.server().host(), port, "/");
+        return config.publicUrl() != null ? config.publicUrl()
+                : BindAddress.dialableUrl(config.server().edge().tls() != null, config.server().host(), port, "/");
     }
 
     /** The agent behind the bridge, named after its own answer to initialize once started. */

@@ -23,7 +23,12 @@ public final class BindAddress {
      * @param path the path, starting with {@code /}
      */
     public static String dialableUrl(String host, int port, String path) {
-        return "http://" + dialableHost(host) + ":" + port + path;
+        return dialableUrl(false, host, port, path);
+    }
+
+    /** The same, {@code https://} when the server serves TLS. */
+    public static String dialableUrl(boolean https, String host, int port, String path) {
+        return (https ? "https://" : "http://") + dialableHost(host) + ":" + port + path;
     }
 
     private static String dialableHost(String host) {

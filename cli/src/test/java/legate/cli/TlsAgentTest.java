@@ -1,0 +1,104 @@
+package legate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import legate.cli.ClientCommandTest.Run;
+import legate.testsupport.ChildCommand;
+import legate.testsupport.ChildRun;
+import legate.testsupport.Cleanup;
+import legate.testsupport.RunningChild;
+import legate.testsupport.TestPki;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legate agent} with TLS_CERT and TLS_KEY as a real process, and {@code legate client
+ * --ca-cert} dialing it (README "TLS"): the card's URL is https, a task runs, a client without the
+ * CA is refused, and an unusable key or half a setting stops the agent at start, naming why.
+ */
+class TlsAgentTest {
+    private static final Pattern LISTENING = Pattern.compile("listening on https://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Duration START_LIMIT = Duration.ofSeconds(30);
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
+    @TempDir
+    static Path dir;
+    private static TestPki pki;
+
+    @BeforeAll
+    static void pki() {
+        pki = TestPki.create(dir);
+    }
+
+    private static ChildCommand agent(Map<String, String> env) {
+        List<String> argv = new ArrayList<>(List.of("agent"));
+        return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(dir)
+                .without("HOST", "PUBLIC_URL", "AGENT_NAME", "DATA_DIR", "DATABASE_URL", "TLS_CERT", "TLS_KEY",
+                        "CARD_SIGNING_KEY", "CORS_ORIGINS")
+                .env(Map.of("PORT", "0", "STEP_DELAY_MS", "0", "TASK_STORE", "memory"))
+                .env(env);
+    }
+
+    @Test
+    void theAgentServesHttpsAndTheClientDialsItWithTheTestCa() {
+        RunningChild child = cleanup.register(agent(Map.of("TLS_CERT", pki.serverChain().toString(),
+                "TLS_KEY", pki.serverKey().toString())).start());
+        Matcher m = child.awaitLine(LISTENING, START_LIMIT);
+        String url = "https://127.0.0.1:" + m.group(1);
+
+        Run card = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "card");
+        Run ask = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "ask", "Count these words.");
+        Run untrusted = ClientCommandTest.legate(url, "client", "card");
+
+        assertThat(card.exit()).as(card.err()).isZero();
+        assertThat(card.out()).contains("JSONRPC 1.0 at " + url + "/");
+        assertThat(ask.exit()).as(ask.err()).isZero();
+        assertThat(ask.out()).contains("completed");
+        assertThat(untrusted.exit()).isEqualTo(4);
+    }
+
+    @Test
+    void aKeyThatIsNotTheCertificatesStopsTheAgentAtStart() {
+        Path other = pki.privateKey("other", "rsa", true);
+
+        ChildRun run = agent(Map.of("TLS_CERT", pki.serverChain().toString(), "TLS_KEY", other.toString()))
+                .run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.stderr()).contains("legate agent: TLS_CERT/TLS_KEY: ").contains("does not belong to the first certificate")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void aCertificateWithoutItsKeyIsAUsageError() {
+        ChildRun run = agent(Map.of("TLS_CERT", pki.serverChain().toString())).run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("TLS_CERT and TLS_KEY go together");
+    }
+
+    @Test
+    void anUnreadableSigningKeyStopsTheAgentAtStart() {
+        ChildRun run = agent(Map.of("CARD_SIGNING_KEY", pki.caCert().toString())).run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.stderr()).contains("CARD_SIGNING_KEY: ").contains("holds no private key");
+    }
+
+    @Test
+    void aWildcardCorsOriginIsAUsageError() {
+        ChildRun run = agent(Map.of("CORS_ORIGINS", "*")).run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("CORS_ORIGINS: ").contains("no wildcard");
+    }
+}
