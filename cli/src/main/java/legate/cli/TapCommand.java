@@ -54,6 +54,11 @@ final class TapCommand implements Callable<Integer> {
             description = "Also append every exchange to FILE as JSON Lines, one event per line [TAP_LOG].")
     Path log;
 
+    @Option(names = "--api-key-header", descriptionKey = "A2A_API_KEY_HEADER", paramLabel = "NAME",
+            description = "The header an API key travels in, shown masked like Authorization [A2A_API_KEY_HEADER] "
+                    + "(default: X-API-Key).")
+    String apiKeyHeader;
+
     @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
             description = "Colour the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: on a terminal, "
                     + "unless NO_COLOR is set).")
@@ -63,7 +68,8 @@ final class TapCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TapConfig config;
         try {
-            config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES);
+            config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES)
+                    .withApiKeyHeader(apiKeyHeader);
         } catch (IllegalArgumentException e) {
             System.err.println("legate tap: " + e.getMessage());
             return 2;

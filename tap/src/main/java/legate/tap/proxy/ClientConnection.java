@@ -28,7 +28,6 @@ import legate.tap.show.ExchangeEvent.Refused;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
 import legate.tap.show.ExchangeEvent.StreamOpened;
-import legate.tap.show.ShownHeaders;
 
 /**
  * One client's connection to the tap, served by a thread of its own, exchange after exchange: it
@@ -197,7 +196,7 @@ final class ClientConnection implements Runnable, AutoCloseable {
                     continue;
                 }
                 heads.field(name, field.value());
-                ShownHeaders.collect(name, field.value(), shown);
+                tap.shownHeaders().collect(name, field.value(), shown);
                 if (type == null && field.is("Content-Type")) {
                     type = field.value();
                 }
@@ -308,10 +307,10 @@ final class ClientConnection implements Runnable, AutoCloseable {
         return ErrorReply.refusing(e, tap.target(), tap.maxRequestBytes());
     }
 
-    private static List<Header> shown(List<Field> fields) {
+    private List<Header> shown(List<Field> fields) {
         List<Header> out = new ArrayList<>(4);
         for (Field field : fields) {
-            ShownHeaders.collect(field.name(), field.value(), out);
+            tap.shownHeaders().collect(field.name(), field.value(), out);
         }
         return out;
     }

@@ -11,8 +11,9 @@ import java.util.Locale;
  * @param port the port; 0 picks a free one ({@link TapProxy#start()} returns it)
  * @param target the agent's origin ({@code http://host:port}); request paths pass through unchanged
  * @param maxRequestBytes a request body larger than this is refused with 413 before anything is forwarded
+ * @param apiKeyHeader the header an API key travels in, shown masked like Authorization (null: X-API-Key)
  */
-public record TapConfig(String host, int port, URI target, int maxRequestBytes) {
+public record TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41242;
     public static final String DEFAULT_TARGET = "http://127.0.0.1:41241";
@@ -32,9 +33,18 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes) 
         }
     }
 
+    public TapConfig(String host, int port, URI target, int maxRequestBytes) {
+        this(host, port, target, maxRequestBytes, null);
+    }
+
     /** Loopback, the given port and target, the default request limit. */
     public static TapConfig loopback(int port, URI target) {
         return new TapConfig(DEFAULT_HOST, port, target, DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /** The same, with the API key travelling in {@code header}. */
+    public TapConfig withApiKeyHeader(String header) {
+        return new TapConfig(host, port, target, maxRequestBytes, header);
     }
 
     /**

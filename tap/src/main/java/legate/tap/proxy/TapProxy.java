@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.tap.show.ExchangeListener;
 import legate.tap.show.ListenerThread;
+import legate.tap.show.ShownHeaders;
 import legate.wire.http.BindAddress;
 
 /**
@@ -50,7 +51,8 @@ public final class TapProxy implements AutoCloseable {
         this.idleTimeout = idleTimeout;
         this.dialer = new UpstreamDialer(config.target(), CONNECT_TIMEOUT);
         this.listeners = new ListenerThread(listeners);
-        this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners, clock, new AtomicLong());
+        this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners, clock, new AtomicLong(),
+                new ShownHeaders(config.apiKeyHeader()));
     }
 
     /** Binds, starts forwarding, and returns the port. */
