@@ -89,11 +89,11 @@ final class AgentCommand implements Callable<Integer> {
         c.server.maxTasks = Integer.parseInt(maxTasks);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
-        c.edge = EdgeOptions.fromSettings(settings);
         try {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+            c.edge = EdgeOptions.fromSettings(settings);
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
             return null;

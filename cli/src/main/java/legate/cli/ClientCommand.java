@@ -165,7 +165,7 @@ final class ClientCommand implements Callable<Integer> {
              boolean verify) {
         return run((client, printer) -> {
             printer.card(client.card(), client.endpoint());
-            client.cardVerdict().ifPresent(v -> printer.note("  signature     " + v.describe()
+            client.cardVerdict().ifPresent(v -> printer.note("  " + v.describe()
                     + (trust != null ? " with " + trust : " with the agent's own JWKS (intact; pass --trust to check who signed it)")));
             return ClientExit.OK.code();
         }, verify);

@@ -74,7 +74,7 @@ class SignedCardClientTest {
                 "card", "--verify");
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("signature     signature verified (" + (kind.equals("ec") ? "ES256"
+        assertThat(run.out()).contains("  signature verified (" + (kind.equals("ec") ? "ES256"
                 : kind.equals("rsa") ? "RS256" : "EdDSA"));
     }
 
