@@ -13,8 +13,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,7 +25,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerEdge;
+import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
@@ -35,6 +42,8 @@ import legate.acp.adapter.ConversationRecord;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.testsupport.TestPki;
+import legate.wire.pem.PemFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,6 +122,39 @@ class BridgeTest {
             assertThat(Files.readString(dir.resolve("logs").resolve(BridgeLogs.CALLS))).contains("\"event\":\"adapter.stop\"");
         } finally {
             launcher.releaseStops();
+            bridge.stop();
+        }
+    }
+
+    // README "TLS" and "Signed Agent Cards": the bridge is the same server as legate agent, so with
+    // TLS_CERT/TLS_KEY its card says https and with CARD_SIGNING_KEY it carries a signature.
+    @Test
+    void overTlsTheBridgesCardIsHttpsAndSigned() throws Exception {
+        TestPki pki = TestPki.create(dir);
+        ServerEdge edge = ServerEdge.PLAIN
+                .withTls(TlsIdentity.read(pki.serverChain(), pki.serverKey(), Instant.now()))
+                .withCardKey(CardSigningKey.read(pki.privateKey("card", "ec", false)));
+        BridgeConfig plain = config(fakeAgent());
+        BridgeConfig config = new BridgeConfig(plain.server().withEdge(edge), null, null, plain.agent(), plain.adapters(),
+                false, dir.resolve("logs"), BridgeLogs.DEFAULT_MAX_BYTES, BridgeLogs.DEFAULT_MAX_FILES, dir);
+        Bridge bridge = Bridge.create(config, ProcessLauncher.system(), Clock.systemUTC());
+        int port = bridge.start();
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", PemFile.read(pki.caCert()).certificates().getFirst());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            HttpClient https = HttpClient.newBuilder().sslContext(tls).build();
+
+            String card = https.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port
+                    + "/.well-known/agent-card.json")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+
+            assertThat(card).contains("\"url\":\"https://127.0.0.1:" + port + "/\"").contains("\"signatures\":[{\"protected\"");
+        } finally {
             bridge.stop();
         }
     }
