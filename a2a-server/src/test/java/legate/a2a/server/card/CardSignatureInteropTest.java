@@ -2,9 +2,15 @@ package legate.a2a.server.card;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jose.jwk.JWK;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import legate.a2a.model.signature.CardSigningKey;
+import legate.a2a.model.signature.CardVerdict;
+import legate.a2a.model.signature.CardVerifier;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
@@ -13,6 +19,8 @@ import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
 import legate.testsupport.NodeScript;
 import legate.testsupport.TestPki;
+import legate.wire.json.WireJson;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Legate's signed card as the official JavaScript SDK sees it (interop/card-signature-check.mjs,
  * @a2a-js/sdk 1.2.0 verifyAgentCardSignature): it verifies with the key Legate publishes, for each
- * kind of key, and the SDK refuses it once changed. A missing Node.js fails this test.
+ * kind of key, and the SDK refuses it once changed; and the other way round, a card the SDK signed
+ * (interop/card-sign.mjs) verified by Legate's verifier. A missing Node.js fails this test.
  */
 class CardSignatureInteropTest {
     @RegisterExtension
@@ -45,5 +54,18 @@ class CardSignatureInteropTest {
 
         assertThat(run.exitCode()).as("node exit status; output:\n%s", run.output()).isZero();
         assertThat(run.stdout()).contains("# pass 3", "# fail 0");
+    }
+
+    @Test
+    void aCardTheOfficialSdkSignedVerifiesWithLegatesVerifier() throws Exception {
+        ChildRun run = NodeScript.of("card-sign.mjs").run(Duration.ofSeconds(60));
+        assertThat(run.exitCode()).as("node exit status; output:\n%s", run.output()).isZero();
+        JsonNode out = WireJson.mapper().readTree(run.stdout());
+        CardVerifier verifier = new CardVerifier(List.of(JWK.parse(WireJson.write(out.get("jwk")))));
+        ObjectNode tampered = out.get("card").deepCopy();
+        tampered.put("version", "1.2.1");
+
+        assertThat(verifier.verify(out.get("card"))).isEqualTo(new CardVerdict.Verified("js-sdk-key", "ES256"));
+        assertThat(verifier.verify(tampered).describe()).contains("changed after it was signed");
     }
 }
