@@ -44,7 +44,9 @@ import java.util.regex.Pattern;
  */
 public final class Bench {
     enum Kind {
-        LEGATE("legate", "Legate"), LEGATE_JAR("legate-jar", "Legate (java -jar)"), REFERENCE("reference", "reference");
+        LEGATE("legate", "Legate"), LEGATE_JAR("legate-jar", "Legate (java -jar)"), REFERENCE("reference", "reference"),
+        MEMORY("legate-memory", "Legate, memory store"), SQLITE("legate-sqlite", "Legate, SQLite store"),
+        POSTGRES("legate-postgres", "Legate, PostgreSQL store");
 
         final String id, label;
 
@@ -113,6 +115,18 @@ public final class Bench {
         }
         if (w.contains(7)) {
             bridge();
+        }
+        try {
+            if (w.contains(8)) {
+                stores();
+            }
+            if (w.contains(9)) {
+                soak();
+            }
+        } finally {
+            if (postgres != null) {
+                postgres.stop();
+            }
         }
         Instant end = Instant.now();
 
@@ -242,6 +256,101 @@ public final class Bench {
                     + "Task, one frame carries the exact statistics, the last is COMPLETED and the response ends "
                     + "cleanly; times run from writing the request.");
         }
+    }
+
+    // =============================================================================================
+    // Workload 8: the task stores side by side
+
+    void stores() throws Exception {
+        Samples s = new Samples("stores");
+        for (int r = 0; r < o.storeRounds; r++) {
+            for (Kind k : order(r, Kind.MEMORY, Kind.SQLITE, Kind.POSTGRES, Kind.REFERENCE)) {
+                Proc p = startAgent(k, 0, "stores-r" + (r + 1));
+                try {
+                    List<Proc> servers = k == Kind.POSTGRES ? List.of(p, postgres.server) : List.of(p);
+                    String url = url(p.port);
+                    wrk(servers, url, 16, o.serverWarmup, "send", null);
+                    sse(servers, p.port, 16, Math.max(1, o.serverWarmup - 1), 1);
+                    wrk(servers, url, 64, o.warmup, "send", null);
+                    Map<String, Object> send = wrk(servers, url, 64, o.duration, "send", null);
+                    s.put("send-c64", k, r, send);
+                    Map<String, Object> streams = sse(servers, p.port, 16);
+                    s.put("stream-c16", k, r, streams);
+                    progress(roundLabel(r, k) + String.format(Locale.ROOT,
+                            "SendMessage c=64: %.0f req/s, p99 %.2f ms%s; streams c=16: %.0f/s%s", send.get("rps"),
+                            send.get("p99_ms"), invalidNote(send), streams.get("streams_per_s"), invalidNote(streams)));
+                } finally {
+                    p.stop();
+                }
+            }
+        }
+        String rounds = rounds(o.storeRounds);
+        Report.Section mem = report.section("8. The task stores against the memory store (" + rounds + ")", "store",
+                "memory", "store/memory");
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: SendMessage c=64, requests/s", "rps",
+                Report.ratioAtLeast(0.5));
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: SendMessage c=64, requests/s", "rps", null);
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: SendMessage c=64, p99 ms", "p99_ms", null);
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: SendMessage c=64, p99 ms", "p99_ms", null);
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: server CPU per request, µs", "cpu_us_per_req", null);
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: server CPU per request, µs", "cpu_us_per_req",
+                null);
+        s.row(mem, "stream-c16", Kind.SQLITE, Kind.MEMORY, "SQLite: streams/s, c=16", "streams_per_s", null);
+        s.row(mem, "stream-c16", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: streams/s, c=16", "streams_per_s", null);
+        mem.notes.add("The same workloads as 1 and 3, one server per store in each round, each started on an empty "
+                + "data folder or database. PostgreSQL is a local server of the machine's own distribution "
+                + "(trust authentication over 127.0.0.1, default settings); its CPU counts as the server's.");
+        Report.Section ref = report.section("8. The task stores against the reference (" + rounds + ")", "store",
+                "reference", "store/reference");
+        s.row(ref, "send-c64", Kind.SQLITE, Kind.REFERENCE, "SQLite: SendMessage c=64, requests/s", "rps",
+                Report.ratioAtLeast(8));
+        s.row(ref, "send-c64", Kind.POSTGRES, Kind.REFERENCE, "PostgreSQL: SendMessage c=64, requests/s", "rps", null);
+        s.row(ref, "send-c64", Kind.MEMORY, Kind.REFERENCE, "memory: SendMessage c=64, requests/s", "rps", null);
+    }
+
+    // =============================================================================================
+    // Workload 9: resident memory under a long load
+
+    void soak() throws Exception {
+        Samples s = new Samples("soak");
+        Proc p = startAgent(Kind.LEGATE, 0, "soak");
+        Map<String, Object> m = new LinkedHashMap<>();
+        try {
+            String url = url(p.port);
+            List<Proc> servers = List.of(p);
+            int total = o.soakMinutes * 60, first = Math.min(60, total);
+            Map<String, Object> a = wrk(servers, url, 64, first, "send", null);
+            double rss1 = p.tree().rssMiB();
+            progress(String.format(Locale.ROOT, "soak: after %d s of SendMessage c=64 (%.0f req/s) RSS %.0f MiB", first,
+                    a.get("rps"), rss1));
+            Map<String, Object> b = total > first ? wrk(servers, url, 64, total - first, "send", null) : a;
+            double rss5 = p.tree().rssMiB();
+            progress(String.format(Locale.ROOT, "soak: after %d s (%.0f req/s) RSS %.0f MiB", total, b.get("rps"), rss5));
+            boolean valid = Boolean.TRUE.equals(a.get("valid")) && Boolean.TRUE.equals(b.get("valid"));
+            m.put("rss_first_mib", rss1);
+            m.put("rss_end_mib", rss5);
+            m.put("requests", num(a.get("requests")) + (b == a ? 0 : num(b.get("requests"))));
+            m.put("valid", valid);
+            if (!valid) {
+                m.put("failures", num(a.getOrDefault("failures", 0.0)) + num(b.getOrDefault("failures", 0.0)));
+                m.put("first_failure", a.get("valid") == Boolean.TRUE ? b.get("first_failure") : a.get("first_failure"));
+            }
+        } finally {
+            p.stop();
+        }
+        s.put("soak", Kind.LEGATE, 0, m);
+        Report.Section sec = report.section("9. Resident memory under " + o.soakMinutes + " minutes of SendMessage c=64 "
+                + "(default store)", "at the end", "after 1 minute", "end/1 minute");
+        Report.Row row = sec.row("server RSS, MiB");
+        row.a.add(num(m.get("rss_end_mib")));
+        row.b.add(num(m.get("rss_first_mib")));
+        row.cmp.add(num(m.get("rss_end_mib")) / num(m.get("rss_first_mib")));
+        row.target = Report.ratioAtMost(1.1);
+        if (!Boolean.TRUE.equals(m.get("valid"))) {
+            row.invalid = invalidNote(m).strip();
+        }
+        sec.notes.add(String.format(Locale.ROOT, "One server, %,.0f requests in all, every response checked; RSS of the "
+                + "server's process tree read from /proc.", num(m.get("requests"))));
     }
 
     // =============================================================================================
@@ -701,7 +810,9 @@ public final class Bench {
 
     Proc startAgent(Kind k, long stepDelayMs, String label) throws Exception {
         int port = Proc.freePort();
-        Proc p = Proc.start(k.id, agentCommand(k), agentEnv(port, stepDelayMs), run, logFor(label, k));
+        Map<String, String> env = new HashMap<>(agentEnv(port, stepDelayMs));
+        env.putAll(storeEnv(k));
+        Proc p = Proc.start(k.id, agentCommand(k), env, run, logFor(label, k));
         p.port = port;
         try {
             p.awaitCard(port, Duration.ofSeconds(90));
@@ -714,7 +825,7 @@ public final class Bench {
 
     List<String> agentCommand(Kind k) {
         return switch (k) {
-            case LEGATE -> List.of(launcher.toString(), "agent");
+            case LEGATE, MEMORY, SQLITE, POSTGRES -> List.of(launcher.toString(), "agent");
             case LEGATE_JAR -> {
                 // the same JVM options bin/legate passes
                 List<String> c = new ArrayList<>(List.of(java, "-Xshare:auto"));
@@ -741,6 +852,46 @@ public final class Bench {
 
     Map<String, String> agentEnv(int port, long stepDelayMs) {
         return env(Map.of("PORT", "" + port, "HOST", "127.0.0.1", "STEP_DELAY_MS", "" + stepDelayMs));
+    }
+
+    /**
+     * The task store a Legate start uses. The store kinds name theirs; plain Legate keeps what the
+     * environment says (SQLite unless {@code TASK_STORE} is set). Every start gets an empty data
+     * folder or database: a figure must not depend on what an earlier round left in the file.
+     */
+    Map<String, String> storeEnv(Kind k) throws IOException {
+        Map<String, String> env = new HashMap<>();
+        if (k == Kind.REFERENCE) {
+            return env;
+        }
+        env.put("DATA_DIR", run.resolve("data-" + (++seq)).toString());
+        switch (k) {
+            case MEMORY -> env.put("TASK_STORE", "memory");
+            case SQLITE -> env.put("TASK_STORE", "sqlite");
+            case POSTGRES -> {
+                env.put("TASK_STORE", "postgres");
+                env.put("DATABASE_URL", postgres().freshDatabase());
+            }
+            default -> {
+            }
+        }
+        return env;
+    }
+
+    Postgres postgres;
+
+    /** The scratch PostgreSQL server, started on first use and stopped at the end of the run. */
+    Postgres postgres() throws IOException {
+        if (postgres == null) {
+            try {
+                postgres = Postgres.start(logs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while PostgreSQL started", e);
+            }
+            progress("PostgreSQL " + postgres.bin.getParent().getFileName() + " started on 127.0.0.1:" + postgres.port);
+        }
+        return postgres;
     }
 
     /** This process's environment without the keys the servers read, plus {@code extra}. */
@@ -1075,10 +1226,10 @@ public final class Bench {
         String command = "bench/run";
         boolean quick, docs, docsSet;
         int rounds = 3, duration = 5, warmup = 1, serverWarmup = 10, heldRounds = 2, coldRounds = 5, bridgeRounds = 3,
-                bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120;
+                bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120, storeRounds = 2, soakMinutes = 5;
         long heldStepDelayMs = 600_000;
         int[] heldLevels = {1000, 5000, 10_000};
-        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7));
+        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9));
         boolean onlySet;
 
         static Options parse(String[] args) {
@@ -1121,13 +1272,15 @@ public final class Bench {
                             case "--bridge-rounds" -> o.bridgeRounds = positive(k, val);
                             case "--bridge-chunks" -> o.bridgeChunks = positive(k, val);
                             case "--wrk-threads" -> o.wrkThreads = positive(k, val);
+                            case "--store-rounds" -> o.storeRounds = positive(k, val);
+                            case "--soak-minutes" -> o.soakMinutes = positive(k, val);
                             case "--only" -> {
                                 o.onlySet = true;
                                 o.workloads = new TreeSet<>();
                                 for (String w : val.split(",")) {
                                     int n = positive(k, w.trim());
-                                    if (n > 7) {
-                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 7");
+                                    if (n > 9) {
+                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 9");
                                     }
                                     o.workloads.add(n);
                                 }
@@ -1142,6 +1295,8 @@ public final class Bench {
                     o.workloads = new TreeSet<>(List.of(1, 3));
                 }
                 o.rounds = 1;
+                o.storeRounds = 1;
+                o.soakMinutes = Math.min(o.soakMinutes, 2);
                 o.duration = Math.min(o.duration, 3);
                 o.serverWarmup = Math.min(o.serverWarmup, 2);
             }
@@ -1177,6 +1332,8 @@ public final class Bench {
             m.put("cold_rounds", coldRounds);
             m.put("bridge_rounds", bridgeRounds);
             m.put("bridge_chunks", bridgeChunks);
+            m.put("store_rounds", storeRounds);
+            m.put("soak_minutes", soakMinutes);
             return m;
         }
     }
