@@ -171,7 +171,7 @@ final class BridgeCommand implements Callable<Integer> {
      * Where the project's own npm copy of the adapters may be: adapters/ in the working directory, then
      * adapters/ in the checkout this launcher runs from (cli/target/legate.jar or cli/target/classes).
      */
-    private static List<Path> adapterDirs() {
+    static List<Path> adapterDirs() {
         List<Path> dirs = new ArrayList<>();
         dirs.add(Path.of("adapters").toAbsolutePath());
         try {

@@ -1,6 +1,7 @@
 package legate.cli.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import legate.cli.Legate;
 import legate.cli.Settings;
 import legate.testsupport.ChildCommand;
@@ -166,11 +169,11 @@ class ServicesTest {
         Path elsewhere = Files.createDirectories(dir.resolve("precious"));
         Files.writeString(elsewhere.resolve("keep"), "x");
         Path work = layout.workDir(ServiceKind.AGENT);
-        try (var files = Files.walk(work)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try (Stream<Path> files = Files.walk(work)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
         Files.createSymbolicLink(work, elsewhere);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> services.uninstall(List.of(), true))
+        assertThatThrownBy(() -> services.uninstall(List.of(), true))
                 .isInstanceOf(IOException.class).hasMessageContaining("outside");
         assertThat(elsewhere.resolve("keep")).exists();
     }
