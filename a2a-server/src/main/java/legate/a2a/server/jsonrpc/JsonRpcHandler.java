@@ -43,6 +43,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
     private final Map<String, JsonRpcMethod> methods;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
+    private final Scheduler scheduler;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
@@ -53,6 +54,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
         this.methods = MethodTable.table(handler);
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
+        this.scheduler = scheduler;
     }
 
     @Override
@@ -64,9 +66,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
+        boolean bodyRead = false;
         try {
             checkContentType(request);
             byte[] body = readBody(request);
+            bodyRead = true;
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -89,21 +93,28 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
-            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage()));
+            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
+                    e.getMessage()), bodyRead);
         } catch (A2aException e) {
-            refuse(request, response, callback, id, e);
+            refuse(request, response, callback, id, e, bodyRead);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
-            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"));
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
         }
         return true;
     }
 
-    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e) {
+    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e,
+                        boolean bodyRead) {
         LOG.info("refused a request from {}: {} {}", Request.getRemoteAddr(request), e.error().code(), e.getMessage());
         int status = e.error().httpStatus();
         if (e instanceof BodyTooLarge) {
             status = 413;
+        }
+        if (!bodyRead) {
+            // The body is still arriving: this connection ends after the answer, once the rest is read.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            callback = LingeringClose.after(request, callback, scheduler);
         }
         reply(response, callback, status, ErrorBody.of(id, e));
     }
