@@ -158,8 +158,9 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM: the bridge stops every agent, whole process trees included, before its server.
-            bridge.stop();
+            // SIGTERM: new turns refused, running ones given the grace to finish; then the bridge stops
+            // every agent, whole process trees included, before its server.
+            bridge.drain(Duration.ofMillis(server.shutdownGraceMs));
             stopped.countDown();
         }, "legate-shutdown"));
         bridge.join();

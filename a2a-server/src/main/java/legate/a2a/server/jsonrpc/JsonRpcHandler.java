@@ -14,6 +14,7 @@ import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.ServerStopping;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
@@ -111,6 +112,12 @@ public final class JsonRpcHandler extends Handler.Abstract {
         if (e instanceof BodyTooLarge) {
             status = 413;
         }
+        if (e instanceof ServerStopping) {
+            // A load balancer sends it elsewhere; a client can retry.
+            status = 503;
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        }
         if (!bodyRead) {
             // The body is still arriving: this connection ends after the answer, once the rest is read.
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
@@ -188,6 +195,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
         BodyTooLarge(int limit) {
             super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
         }
+    }
+
+    /** Ends every open stream cleanly, each after the frames already published: the server is stopping. */
+    public void endStreams() {
+        keepAlive.endAll();
     }
 
     /** The streams this handler is writing now, from their first event until their last write. */
