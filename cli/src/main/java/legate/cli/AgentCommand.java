@@ -76,13 +76,16 @@ final class AgentCommand implements Callable<Integer> {
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
         String maxTasks = settings.get(ServerOptions.MAX_TASKS).orElse(ServerOptions.DEFAULT_MAX_TASKS);
-        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9) || !plainNumber(maxTasks, 9)) {
+        String grace = settings.get(ServerOptions.SHUTDOWN_GRACE_MS).orElse(ServerOptions.DEFAULT_SHUTDOWN_GRACE_MS);
+        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9) || !plainNumber(maxTasks, 9)
+                || !plainNumber(grace, 18)) {
             return null;
         }
         c.server.port = Integer.parseInt(port);
         c.stepDelayMs = Long.parseLong(stepDelay);
         c.server.maxBodyBytes = Integer.parseInt(maxBody);
         c.server.maxTasks = Integer.parseInt(maxTasks);
+        c.server.shutdownGraceMs = Long.parseLong(grace);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
         try {
@@ -112,8 +115,9 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1) {
-            System.err.println("legate agent: STEP_DELAY_MS must be >= 0, MAX_BODY_BYTES and MAX_TASKS >= 1");
+        if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1 || server.shutdownGraceMs < 0) {
+            System.err.println("legate agent: STEP_DELAY_MS and SHUTDOWN_GRACE_MS must be >= 0, MAX_BODY_BYTES and "
+                    + "MAX_TASKS >= 1");
             return 2;
         }
         ServerSetup setup = server.setup();
@@ -146,14 +150,16 @@ final class AgentCommand implements Callable<Integer> {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
             } finally {
-                a2a.stop();
+                a2a.drain(grace);
             }
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // SIGTERM: new turns refused, running ones given the grace to finish, streams ended cleanly.
             try {
-                a2a.stop();
+                a2a.drain(grace);
             } catch (Exception ignored) {
                 // shutting down anyway
             }

@@ -158,8 +158,9 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM: the bridge stops every agent, whole process trees included, before its server.
-            bridge.stop();
+            // SIGTERM: new turns refused, running ones given the grace to finish; then the bridge stops
+            // every agent, whole process trees included, before its server.
+            bridge.drain(Duration.ofMillis(server.shutdownGraceMs));
             stopped.countDown();
         }, "legate-shutdown"));
         bridge.join();
@@ -171,7 +172,7 @@ final class BridgeCommand implements Callable<Integer> {
      * Where the project's own npm copy of the adapters may be: adapters/ in the working directory, then
      * adapters/ in the checkout this launcher runs from (cli/target/legate.jar or cli/target/classes).
      */
-    private static List<Path> adapterDirs() {
+    static List<Path> adapterDirs() {
         List<Path> dirs = new ArrayList<>();
         dirs.add(Path.of("adapters").toAbsolutePath());
         try {

@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
         description = "Gives coding agents an A2A v1.0 address, tasks that outlive a call, and a supervisor.")
 public final class Legate implements Runnable {
     /** In the order the usage lists them. */
-    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "bridge", "mcp", "help");
+    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "bridge", "mcp", "service", "doctor", "help");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -94,6 +94,8 @@ public final class Legate implements Runnable {
             case "client" -> new ClientCommand();
             case "bridge" -> new BridgeCommand();
             case "mcp" -> new McpCommand();
+            case "service" -> new ServiceCommand();
+            case "doctor" -> new DoctorCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

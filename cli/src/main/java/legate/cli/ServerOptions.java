@@ -25,6 +25,8 @@ final class ServerOptions {
     static final String DATABASE_URL = "DATABASE_URL";
     static final String TASK_RETENTION = "TASK_RETENTION";
     static final String MAX_TASKS = "MAX_TASKS";
+    static final String SHUTDOWN_GRACE_MS = "SHUTDOWN_GRACE_MS";
+    static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
@@ -74,6 +76,11 @@ final class ServerOptions {
     @Option(names = "--max-tasks", descriptionKey = MAX_TASKS, defaultValue = DEFAULT_MAX_TASKS,
             description = "Finished tasks the memory store keeps at most, the oldest forgotten first [MAX_TASKS] (default: ${DEFAULT-VALUE}).")
     int maxTasks;
+
+    @Option(names = "--shutdown-grace-ms", descriptionKey = SHUTDOWN_GRACE_MS, defaultValue = DEFAULT_SHUTDOWN_GRACE_MS,
+            description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503) "
+                    + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
+    long shutdownGraceMs;
 
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {

@@ -54,7 +54,7 @@ public final class Settings {
      * prefix is dropped, and a value in matching single or double quotes loses its quotes. An
      * unquoted value ends at " #" (an inline comment).
      */
-    static Map<String, String> parseDotenv(String text) {
+    public static Map<String, String> parseDotenv(String text) {
         Map<String, String> out = new HashMap<>();
         for (String raw : text.split("\r\n|\n|\r")) {
             String line = raw.strip();

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import legate.testsupport.ChildCommand;
 import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
@@ -46,7 +48,7 @@ class AgentCommandTest {
         argv.addAll(List.of(args));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(workDir)
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
-                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS");
+                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -86,6 +88,32 @@ class AgentCommandTest {
     }
 
     @Test
+    void aSigtermLetsTheRunningTurnFinishItsStreamBeforeTheProcessExits(@TempDir Path dir) throws Exception {
+        // Revisor's turn pauses 800 ms after each step: the SIGTERM lands in the middle of it.
+        Running r = agent(dir, Map.of("STEP_DELAY_MS", "800", "SHUTDOWN_GRACE_MS", "20000"), "--port", "0");
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"One. Two.\"}]}}}";
+        HttpResponse<Stream<String>> stream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + r.port() + "/")).header("Content-Type", "application/json")
+                .header("A2A-Version", "1.0").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<String> frames = new ArrayList<>();
+        Iterator<String> lines = stream.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data:")) {
+                frames.add(line);
+                if (frames.size() == 2) {
+                    r.process().destroy();
+                }
+            }
+        }
+        assertThat(frames.get(frames.size() - 1)).as("the stream ends with the turn's last event").contains(
+                "TASK_STATE_COMPLETED");
+        assertThat(r.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void aBadPublicUrlIsAClearErrorAndExitCodeTwo(@TempDir Path dir) {
         ChildRun run = legate(dir, "--port", "0", "--public-url", "localhost:41242").run(START_LIMIT);
         assertThat(run.exitCode()).isEqualTo(2);
@@ -106,7 +134,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(11);
+        assertThat(every).hasSize(12);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");

@@ -1,6 +1,7 @@
 package legate.a2a.server;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
@@ -186,6 +187,33 @@ public final class AgentServer implements AutoCloseable {
                 store.close();
             }
         }
+    }
+
+    /**
+     * A stop that lets work finish, as a SIGTERM asks: refuses new turns (HTTP 503, which sends a load
+     * balancer's next request elsewhere) while reads, cancels and subscriptions are still served, lets
+     * the running turns end for {@code grace} at most, ends the open streams cleanly, then
+     * {@link #stop()}s. A turn still running after the grace is abandoned as by {@link #stop()}.
+     *
+     * <p>Why the port stays open until the end: closing Jetty's listening channel while its acceptor
+     * (a virtual thread) waits in accept left the socket listening and unanswered, so a new caller
+     * waited for a timeout instead of being told at once; a 503 tells it at once.
+     *
+     * @return whether every running turn ended within the grace
+     */
+    public boolean drain(Duration grace) throws Exception {
+        RequestHandler h = handler;
+        boolean ended = true;
+        if (h != null) {
+            h.drain();
+            ended = h.awaitTurnsEnded(grace);
+        }
+        JsonRpcHandler r = rpc;
+        if (r != null) {
+            r.endStreams();
+        }
+        stop();
+        return ended;
     }
 
     /** Blocks until the server stops. */

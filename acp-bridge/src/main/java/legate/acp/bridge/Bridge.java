@@ -1,6 +1,7 @@
 package legate.acp.bridge;
 
 import java.time.Clock;
+import java.time.Duration;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskStore;
@@ -135,6 +136,34 @@ public final class Bridge {
      * process tree), then the server (which closes the task store), then the logs. Safe to call more
      * than once, and before or after a failed start.
      */
+    /**
+     * A stop that lets work finish, as a SIGTERM asks: new turns are refused, the running ones get
+     * {@code grace} to end, then the agents stop, then the server, ending its streams cleanly.
+     */
+    public void drain(Duration grace) {
+        AgentServer a2a = server;
+        if (a2a != null && a2a.handler() != null) {
+            a2a.handler().drain();
+            try {
+                a2a.handler().awaitTurnsEnded(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            AdapterRegistry registry = agents;
+            if (registry != null) {
+                registry.close();
+            }
+            try {
+                a2a.drain(Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // Stopping anyway: Jetty closes what it could not stop gracefully.
+            }
+        }
+        stop();
+    }
+
     public void stop() {
         AdapterRegistry registry = agents;
         if (registry != null) {

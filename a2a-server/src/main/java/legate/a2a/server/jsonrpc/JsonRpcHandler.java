@@ -14,6 +14,7 @@ import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.ServerStopping;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
@@ -43,6 +44,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
     private final Map<String, JsonRpcMethod> methods;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
+    private final Scheduler scheduler;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
@@ -53,6 +55,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
         this.methods = MethodTable.table(handler);
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
+        this.scheduler = scheduler;
     }
 
     @Override
@@ -64,9 +67,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
+        boolean bodyRead = false;
         try {
             checkContentType(request);
             byte[] body = readBody(request);
+            bodyRead = true;
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -89,21 +94,34 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
-            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage()));
+            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
+                    e.getMessage()), bodyRead);
         } catch (A2aException e) {
-            refuse(request, response, callback, id, e);
+            refuse(request, response, callback, id, e, bodyRead);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
-            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"));
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
         }
         return true;
     }
 
-    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e) {
+    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e,
+                        boolean bodyRead) {
         LOG.info("refused a request from {}: {} {}", Request.getRemoteAddr(request), e.error().code(), e.getMessage());
         int status = e.error().httpStatus();
         if (e instanceof BodyTooLarge) {
             status = 413;
+        }
+        if (e instanceof ServerStopping) {
+            // A load balancer sends it elsewhere; a client can retry.
+            status = 503;
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        }
+        if (!bodyRead) {
+            // The body is still arriving: this connection ends after the answer, once the rest is read.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            callback = LingeringClose.after(request, callback, scheduler);
         }
         reply(response, callback, status, ErrorBody.of(id, e));
     }
@@ -177,6 +195,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
         BodyTooLarge(int limit) {
             super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
         }
+    }
+
+    /** Ends every open stream cleanly, each after the frames already published: the server is stopping. */
+    public void endStreams() {
+        keepAlive.endAll();
     }
 
     /** The streams this handler is writing now, from their first event until their last write. */

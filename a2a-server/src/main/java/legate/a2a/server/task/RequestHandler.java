@@ -105,6 +105,19 @@ public final class RequestHandler implements AutoCloseable {
     }
 
     /**
+     * The server is draining before it stops: no new turn starts ({@link ServerStopping}); reads,
+     * cancels and subscriptions are still served.
+     */
+    public void drain() {
+        live.drain();
+    }
+
+    /** Waits for the running turns to end, for {@code max} at most; whether they all did. */
+    public boolean awaitTurnsEnded(Duration max) throws InterruptedException {
+        return live.awaitIdle(max);
+    }
+
+    /**
      * The server is stopping: every running turn is abandoned (its events go nowhere, its task stays
      * as stored for the next start to fail), and turns opened from now on are abandoned at once.
      */

@@ -58,6 +58,7 @@ final class TurnLauncher {
 
     /** Finds or creates the task identity of a validated message and opens its turn. */
     Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
+        live.admit();
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
             String taskId = ids.get();
