@@ -1,0 +1,288 @@
+package legate.tap.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import legate.tap.show.EventLine;
+import legate.tap.show.ExchangeEvent;
+import legate.tap.show.ExchangeEvent.Flagged;
+import legate.tap.show.ExchangeEvent.Frame;
+import legate.tap.show.ExchangeEvent.Header;
+import legate.tap.show.ExchangeEvent.Outcome;
+import legate.tap.show.ExchangeEvent.Refused;
+import legate.tap.show.ExchangeEvent.Request;
+import legate.tap.show.ExchangeEvent.Response;
+import legate.tap.show.ExchangeEvent.StreamClosed;
+import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.wire.json.WireJson;
+import legate.wire.sse.SseParser;
+
+/**
+ * A session as an HTTP Archive (HAR 1.2): one entry per exchange, so the traffic opens in a
+ * browser's network panel or any HAR viewer. A stream's body is its SSE text; what HAR has no
+ * field for is kept in underscore fields, which HAR 1.2 allows for custom data: {@code _exchange}
+ * (the tap's number), {@code _frames} (each frame with its arrival time), {@code _flags} (the
+ * problems seen), {@code _refused} (the tap's own answer). {@link #read} turns such a file back
+ * into events; a HAR from elsewhere reads too, its streams split into frames from their text.
+ */
+final class HarFile {
+    private static final String CREATOR = "legate tap";
+
+    private HarFile() {
+    }
+
+    /** @param origin the agent's origin, to make the absolute URLs HAR wants */
+    static ObjectNode write(List<ExchangeEvent> events, URI origin) {
+        Map<Long, List<ExchangeEvent>> byExchange = new LinkedHashMap<>();
+        for (ExchangeEvent e : events) {
+            byExchange.computeIfAbsent(e.exchange(), n -> new ArrayList<>()).add(e);
+        }
+        ObjectNode har = WireJson.mapper().createObjectNode();
+        ObjectNode log = har.putObject("log");
+        log.put("version", "1.2");
+        log.putObject("creator").put("name", CREATOR).put("version", "1");
+        ArrayNode entries = log.putArray("entries");
+        for (List<ExchangeEvent> exchange : byExchange.values()) {
+            if (exchange.getFirst() instanceof Request request) {
+                entries.add(entry(request, exchange, origin));
+            }
+        }
+        return har;
+    }
+
+    private static ObjectNode entry(Request request, List<ExchangeEvent> events, URI origin) {
+        ObjectNode entry = WireJson.mapper().createObjectNode();
+        entry.put("startedDateTime", request.at().toString());
+        entry.put("_exchange", request.exchange());
+        ObjectNode req = entry.putObject("request");
+        req.put("method", request.method());
+        req.put("url", origin + request.target());
+        req.put("httpVersion", request.protocol());
+        req.putArray("cookies");
+        headers(req, request.headers());
+        ArrayNode query = req.putArray("queryString");
+        String rawQuery = URI.create(origin + request.target()).getRawQuery();
+        if (rawQuery != null) {
+            for (String pair : rawQuery.split("&")) {
+                int eq = pair.indexOf('=');
+                query.addObject().put("name", eq < 0 ? pair : pair.substring(0, eq)).put("value", eq < 0 ? "" : pair.substring(eq + 1));
+            }
+        }
+        if (request.body().length > 0) {
+            req.putObject("postData").put("mimeType", header(request.headers(), "Content-Type"))
+                    .put("text", new String(request.body(), StandardCharsets.UTF_8));
+        }
+        req.put("headersSize", -1);
+        req.put("bodySize", request.body().length);
+        ObjectNode res = entry.putObject("response");
+        res.put("status", 0).put("statusText", "").put("httpVersion", "HTTP/1.1");
+        res.putArray("cookies");
+        res.putArray("headers");
+        ObjectNode content = res.putObject("content");
+        content.put("size", 0).put("mimeType", "");
+        res.put("redirectURL", "").put("headersSize", -1).put("bodySize", -1);
+        ArrayNode frames = WireJson.mapper().createArrayNode();
+        ArrayNode flags = WireJson.mapper().createArrayNode();
+        StringBuilder stream = new StringBuilder();
+        long time = 0;
+        for (ExchangeEvent e : events) {
+            switch (e) {
+                case Request r -> {
+                    // the entry's request, written above
+                }
+                case Response r -> {
+                    res.put("status", r.status());
+                    headers(res, r.headers());
+                    content.put("size", r.bodyBytes()).put("mimeType", header(r.headers(), "Content-Type"))
+                            .put("text", new String(r.body(), StandardCharsets.UTF_8));
+                    res.put("bodySize", r.bodyBytes());
+                    time = r.elapsed().toMillis();
+                    entry.put("_outcome", r.outcome().name());
+                }
+                case StreamOpened s -> {
+                    res.put("status", s.status());
+                    headers(res, s.headers());
+                    content.put("mimeType", header(s.headers(), "Content-Type"));
+                }
+                case Frame f -> {
+                    frames.add(EventLine.of(f).without(List.of("exchange", "event")));
+                    if (!f.event().event().equals("message")) {
+                        stream.append("event: ").append(f.event().event()).append('\n');
+                    }
+                    if (f.event().id() != null) {
+                        stream.append("id: ").append(f.event().id()).append('\n');
+                    }
+                    for (String line : f.event().data().split("\n", -1)) {
+                        stream.append("data: ").append(line).append('\n');
+                    }
+                    stream.append('\n');
+                }
+                case StreamClosed c -> {
+                    content.put("size", c.bodyBytes()).put("text", stream.toString());
+                    res.put("bodySize", c.bodyBytes());
+                    time = c.elapsed().toMillis();
+                    entry.put("_outcome", c.outcome().name());
+                }
+                case Refused r -> {
+                    res.put("status", r.status());
+                    content.put("mimeType", "text/plain").put("text", r.reason());
+                    entry.put("_refused", r.reason());
+                    time = Duration.between(request.at(), r.at()).toMillis();
+                }
+                case Flagged f -> flags.add(EventLine.of(f).without(List.of("exchange", "event")));
+            }
+        }
+        if (!frames.isEmpty()) {
+            entry.set("_frames", frames);
+        }
+        if (!flags.isEmpty()) {
+            entry.set("_flags", flags);
+        }
+        entry.put("time", Math.max(0, time));
+        entry.putObject("cache");
+        entry.putObject("timings").put("send", 0).put("wait", Math.max(0, time)).put("receive", 0);
+        return entry;
+    }
+
+    private static void headers(ObjectNode message, List<Header> headers) {
+        ArrayNode out = message.putArray("headers");
+        for (Header h : headers) {
+            out.addObject().put("name", h.name()).put("value", h.value());
+        }
+    }
+
+    private static String header(List<Header> headers, String name) {
+        return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(Header::value).findFirst().orElse("");
+    }
+
+    /**
+     * The events a HAR file records.
+     *
+     * @throws IllegalArgumentException naming what is missing, for a file that is not HAR
+     */
+    static List<ExchangeEvent> read(JsonNode har) {
+        JsonNode entries = har.path("log").path("entries");
+        if (!entries.isArray()) {
+            throw new IllegalArgumentException("not a HAR file: no log.entries");
+        }
+        List<ExchangeEvent> events = new ArrayList<>();
+        long n = 0;
+        for (JsonNode entry : entries) {
+            n = entry.path("_exchange").asLong(n + 1);
+            readEntry(n, entry, events);
+        }
+        return events;
+    }
+
+    private static void readEntry(long n, JsonNode entry, List<ExchangeEvent> events) {
+        Instant start = time(entry.path("startedDateTime").asText(""));
+        JsonNode req = entry.path("request");
+        URI url;
+        try {
+            url = URI.create(req.path("url").asText(""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("entry " + n + ": request.url is not a URL");
+        }
+        String target = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
+                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+        events.add(new Request(n, start, req.path("method").asText("GET"), target, req.path("httpVersion").asText("HTTP/1.1"),
+                headers(req), req.path("postData").path("text").asText("").getBytes(StandardCharsets.UTF_8)));
+        JsonNode res = entry.path("response");
+        Duration time = Duration.ofMillis(Math.max(0, entry.path("time").asLong(0)));
+        Instant end = start.plus(time);
+        JsonNode content = res.path("content");
+        Outcome outcome = outcome(entry.path("_outcome").asText("COMPLETE"));
+        if (entry.hasNonNull("_refused")) {
+            events.add(new Refused(n, end, res.path("status").asInt(), entry.get("_refused").asText()));
+        } else if (content.path("mimeType").asText("").toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
+            events.add(new StreamOpened(n, start, res.path("status").asInt(), headers(res)));
+            int frames = entry.has("_frames") ? recordedFrames(n, entry.get("_frames"), events)
+                    : parsedFrames(n, start, content.path("text").asText(""), events);
+            events.add(new StreamClosed(n, end, frames, content.path("size").asLong(0), outcome, time));
+        } else {
+            byte[] body = body(content);
+            events.add(new Response(n, end, res.path("status").asInt(), headers(res), body,
+                    Math.max(body.length, content.path("size").asLong(body.length)), outcome, time));
+        }
+        for (JsonNode f : entry.path("_flags")) {
+            events.add(EventLine.read(((ObjectNode) f.deepCopy()).put("exchange", n).put("event", "flagged")));
+        }
+    }
+
+    private static int recordedFrames(long n, JsonNode frames, List<ExchangeEvent> events) {
+        int count = 0;
+        for (JsonNode f : frames) {
+            if (!f.isObject()) {
+                throw new IllegalArgumentException("entry " + n + ": a recorded frame is not an object");
+            }
+            events.add(EventLine.read(((ObjectNode) f.deepCopy()).put("exchange", n).put("event", "frame")));
+            count++;
+        }
+        return count;
+    }
+
+    private static int parsedFrames(long n, Instant at, String text, List<ExchangeEvent> events) {
+        List<Frame> frames = new ArrayList<>();
+        try {
+            new SseParser(16 * 1024 * 1024).parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), event -> {
+                frames.add(new Frame(n, at, frames.size() + 1, event));
+                return true;
+            });
+        } catch (IOException e) {
+            throw new IllegalArgumentException("entry " + n + ": its event stream cannot be read: " + e.getMessage());
+        }
+        events.addAll(frames);
+        return frames.size();
+    }
+
+    private static byte[] body(JsonNode content) {
+        String text = content.path("text").asText("");
+        if (content.path("encoding").asText("").equals("base64")) {
+            try {
+                return Base64.getDecoder().decode(text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("a response's base64 content is not base64");
+            }
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<Header> headers(JsonNode message) {
+        List<Header> headers = new ArrayList<>();
+        for (JsonNode h : message.path("headers")) {
+            headers.add(new Header(h.path("name").asText(""), h.path("value").asText("")));
+        }
+        return headers;
+    }
+
+    private static Outcome outcome(String name) {
+        for (Outcome o : Outcome.values()) {
+            if (o.name().equals(name)) {
+                return o;
+            }
+        }
+        return Outcome.COMPLETE;
+    }
+
+    private static Instant time(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("an entry's startedDateTime is not an ISO 8601 time: \"" + text + "\"");
+        }
+    }
+}
