@@ -38,6 +38,10 @@ final class Composer {
         this.tap = tap;
     }
 
+    URI tap() {
+        return tap;
+    }
+
     /**
      * Starts sending; returns the request's JSON-RPC id and message id at once.
      *

@@ -30,7 +30,8 @@ import legate.wire.json.WireJson;
  * forwarding path does not change; it keeps the session ({@link SessionHistory}) and serves it on
  * a port of its own: the page and its script (resources inside the jar, no network needed), the
  * live feed ({@code /events}, SSE), the session as HAR and as JSON Lines, an import, and the
- * composer ({@code /send}). Without a tap URL (a replay) there is no composer.
+ * composer ({@code /send}). The composer is on once the tap's URL is known ({@link #sendThrough});
+ * a replay has none.
  *
  * <p>Served by the JDK's own HTTP server on virtual threads: one person's page, a handful of
  * requests, and a feed per open page that blocks on its own thread, never on the tap's.
@@ -48,7 +49,7 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     private final String host;
     private final int port;
     private final URI origin;
-    private final Composer composer;
+    private volatile Composer composer;
     private final Clock clock;
     private final SessionHistory history;
     private final long maxQueuedChars;
@@ -56,24 +57,25 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     private HttpServer server;
     private ExecutorService threads;
 
-    /**
-     * @param origin the agent's origin, for the URLs of the HAR export
-     * @param tap the tap's own URL, where the composer sends; null for a replay (no composer)
-     */
-    public Inspector(String host, int port, URI origin, URI tap, Clock clock) {
-        this(host, port, origin, tap, clock, MAX_QUEUED_CHARS);
+    /** @param origin the agent's origin, for the URLs of the HAR export */
+    public Inspector(String host, int port, URI origin, Clock clock) {
+        this(host, port, origin, clock, MAX_QUEUED_CHARS);
     }
 
     /** @param maxQueuedChars how far one page may fall behind before its events are dropped */
-    Inspector(String host, int port, URI origin, URI tap, Clock clock, long maxQueuedChars) {
+    Inspector(String host, int port, URI origin, Clock clock, long maxQueuedChars) {
         this.host = host;
         this.port = port;
         this.origin = origin;
-        this.composer = tap == null ? null : new Composer(tap);
         this.clock = clock;
         this.history = new SessionHistory(MAX_EVENTS, MAX_HISTORY_CHARS);
         this.maxQueuedChars = maxQueuedChars;
         this.guard = new RequestGuard(isLoopback(host));
+    }
+
+    /** Turns the composer on: it sends through the tap at {@code tap}. */
+    public void sendThrough(URI tap) {
+        composer = new Composer(tap);
     }
 
     /** Binds and serves; returns the port. */
@@ -162,8 +164,12 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
 
     private ObjectNode status() {
         ObjectNode s = WireJson.mapper().createObjectNode();
-        s.put("mode", composer == null ? "replay" : "live");
+        Composer c = composer;
+        s.put("mode", c == null ? "replay" : "live");
         s.put("target", origin.toString());
+        if (c != null) {
+            s.put("tap", c.tap().toString());
+        }
         s.put("pages", pages());
         return s;
     }
@@ -192,7 +198,8 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     }
 
     private void send(HttpExchange ex) throws IOException {
-        if (composer == null) {
+        Composer c = composer;
+        if (c == null) {
             text(ex, 409, "a replay has no agent to send to");
             return;
         }
@@ -204,7 +211,7 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
             return;
         }
         try {
-            json(ex, 202, composer.send(form == null ? WireJson.mapper().createObjectNode() : form));
+            json(ex, 202, c.send(form == null ? WireJson.mapper().createObjectNode() : form));
         } catch (IllegalArgumentException e) {
             text(ex, 400, e.getMessage());
         }
