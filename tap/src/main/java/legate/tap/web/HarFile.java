@@ -99,6 +99,7 @@ final class HarFile {
         ArrayNode flags = WireJson.mapper().createArrayNode();
         StringBuilder stream = new StringBuilder();
         long time = 0;
+        long wait = -1;
         for (ExchangeEvent e : events) {
             switch (e) {
                 case Request r -> {
@@ -114,6 +115,8 @@ final class HarFile {
                     entry.put("_outcome", r.outcome().name());
                 }
                 case StreamOpened s -> {
+                    // HAR's wait is the time to the response's head; a stream's frames are its receive time.
+                    wait = Duration.between(request.at(), s.at()).toMillis();
                     res.put("status", s.status());
                     headers(res, s.headers());
                     content.put("mimeType", header(s.headers(), "Content-Type"));
@@ -154,7 +157,8 @@ final class HarFile {
         }
         entry.put("time", Math.max(0, time));
         entry.putObject("cache");
-        entry.putObject("timings").put("send", 0).put("wait", Math.max(0, time)).put("receive", 0);
+        long waited = wait < 0 ? Math.max(0, time) : Math.min(Math.max(0, time), wait);
+        entry.putObject("timings").put("send", 0).put("wait", waited).put("receive", Math.max(0, time) - waited);
         return entry;
     }
 
@@ -209,7 +213,8 @@ final class HarFile {
         if (entry.hasNonNull("_refused")) {
             events.add(new Refused(n, end, res.path("status").asInt(), entry.get("_refused").asText()));
         } else if (content.path("mimeType").asText("").toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
-            events.add(new StreamOpened(n, start, res.path("status").asInt(), headers(res)));
+            Instant opened = start.plusMillis(Math.max(0, entry.path("timings").path("wait").asLong(0)));
+            events.add(new StreamOpened(n, opened, res.path("status").asInt(), headers(res)));
             int frames = entry.has("_frames") ? recordedFrames(n, entry.get("_frames"), events)
                     : parsedFrames(n, start, content.path("text").asText(""), events);
             events.add(new StreamClosed(n, end, frames, content.path("size").asLong(0), outcome, time));
