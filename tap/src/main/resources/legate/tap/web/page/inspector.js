@@ -3,7 +3,7 @@
 // page as text (textContent), never as HTML: the traffic cannot script the page.
 'use strict';
 
-const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+const MAX_ROWS = 2000;
 
 const model = {
   exchanges: new Map(), tasks: new Map(), contexts: new Map(), problems: [],
@@ -227,8 +227,11 @@ function matches(x) {
 
 function drawExchanges() {
   const body = el('tbody');
+  let listed = 0, unlisted = 0;
   for (const x of [...model.exchanges.values()].reverse()) {
     if (!matches(x)) continue;
+    // The newest rows only: redrawing tens of thousands on every event would stall the page.
+    if (listed++ >= MAX_ROWS) { unlisted++; continue; }
     const status = x.refused ? x.status + ' (tap)' : x.status === null ? '…' : x.status + (x.open ? ' stream' : x.stream ? ' stream, ' + x.frames.length + ' frames' : '');
     body.append(el('tr', { data: { exchange: x.n }, on: { click: () => show('exchange', x.n) } },
       el('td', { class: 'mono' }, x.n), el('td', { class: 'mono' }, clock(x.at)), el('td', {}, exchangeLabel(x)),
@@ -236,6 +239,7 @@ function drawExchanges() {
       el('td', { class: 'mono' }, x.bytes === null ? '' : x.bytes), el('td', { class: 'mono' }, [...x.taskIds].map(t => t.slice(0, 8)).join(' ')),
       el('td', {}, x.flags.length ? el('span', { class: 'flag', title: x.flags.map(f => f.summary).join('\n') }, '!' + x.flags.length) : '')));
   }
+  if (unlisted) body.append(el('tr', { class: 'dim' }, el('td', { colspan: 8 }, unlisted + ' older exchanges not listed; filter to find them.')));
   $('exchanges').tBodies[0].replaceWith(body);
 }
 
