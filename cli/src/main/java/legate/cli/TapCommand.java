@@ -174,7 +174,15 @@ final class TapCommand implements Callable<Integer> {
             return 2;
         }
         WirePrinter printer = printer();
-        Inspector inspector = web ? new Inspector(webHost, webPort, URI.create(TapConfig.DEFAULT_TARGET), Clock.systemUTC()) : null;
+        URI origin;
+        try {
+            // The agent the session was recorded in front of, for the URLs of a HAR export.
+            origin = TapConfig.loopback(0, URI.create(target.trim())).target();
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate tap: " + e.getMessage());
+            return 2;
+        }
+        Inspector inspector = web ? new Inspector(webHost, webPort, origin, Clock.systemUTC()) : null;
         ProtocolCheck check = new ProtocolCheck(inspector != null ? List.of(inspector) : List.of(printer));
         for (ExchangeEvent event : events) {
             if (!(event instanceof ExchangeEvent.Flagged)) {

@@ -31,7 +31,7 @@ public final class SessionFile {
         if (text.startsWith("{") && !text.contains("\n{")) {
             JsonNode whole = parse(text, 1);
             if (whole.has("log")) {
-                return HarFile.read(whole);
+                return HarReader.read(whole);
             }
         }
         List<ExchangeEvent> events = new ArrayList<>();
