@@ -57,6 +57,22 @@ class TapCommandTest {
         assertThat(run.stdout()).contains("[#1] -> POST / HTTP/1.1").contains("[#1] !! problem: the request has no A2A-Version");
     }
 
+    // Rule: --replay FILE --web shows a recorded session with no agent: the page serves it, without a composer.
+    @Test
+    void replayWithWebServesTheSessionWithoutAnAgent(@TempDir Path dir) throws Exception {
+        Path log = Files.writeString(dir.resolve("session.jsonl"), UNVERSIONED);
+        RunningChild tap = cleanup.register(ChildCommand.java(Legate.class, "tap", "--replay", log.toString(), "--web",
+                "--web-port", "0").in(dir).without(TAP_KEYS).start());
+        Matcher m = tap.awaitLine(Pattern.compile("\\(1 exchanges\\); inspector on (http://127\\.0\\.0\\.1:\\d+/)"),
+                Duration.ofSeconds(30));
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(m.group(1) + "status")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).contains("\"mode\":\"replay\"");
+        String session = http.send(HttpRequest.newBuilder(URI.create(m.group(1) + "session.jsonl")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(session).contains("\"event\":\"request\"").contains("\"problem\":\"MISSING_A2A_VERSION\"");
+    }
+
     // Rule: a file that is not a session is a usage error (exit 2) naming the line, never a stack trace.
     @Test
     void replayOfABrokenFileExits2NamingTheLine(@TempDir Path dir) throws Exception {

@@ -199,6 +199,27 @@ class InspectorPageTest {
                 && r.getText().contains("frames")));
     }
 
+    // Rule: an exported session imports back into the page, which then shows it instead of the live one.
+    @Test
+    void anExportedSessionImportsBackIntoThePage() throws Exception {
+        Path recorded = Files.createTempFile(downloads.getParent(), "recorded", ".jsonl");
+        Files.writeString(recorded, "{\"at\":\"2026-12-01T10:00:00Z\",\"exchange\":41,\"event\":\"request\",\"method\":\"POST\","
+                + "\"target\":\"/\",\"headers\":{},\"body\":\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,"
+                + "\\\"method\\\":\\\"ListTasks\\\"}\"}\n");
+        try {
+            chrome.findElement(By.id("import")).sendKeys(recorded.toString());
+            waitFor(() -> chrome.findElement(By.id("mode")).getText().startsWith("imported"));
+            view("exchanges");
+            waitFor(() -> rows().size() == 1 && rows().getFirst().getText().contains("ListTasks"));
+            assertThat(rows().getFirst().getAttribute("data-exchange")).isEqualTo("41");
+        } finally {
+            // Back to the live session for the other tests.
+            chrome.get(inspector.url().toString());
+            waitFor(() -> chrome.findElement(By.id("mode")).getText().equals("live"));
+            Files.deleteIfExists(recorded);
+        }
+    }
+
     private static Optional<Path> har() {
         try (Stream<Path> files = Files.list(downloads)) {
             return files.filter(p -> p.toString().endsWith(".har")).findFirst();
