@@ -29,8 +29,9 @@ public final class CredentialMask {
 
     /** Whether the header carries a credential the tap must not show. */
     public static boolean isCredential(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        return WITH_SCHEME.contains(n) || n.equals("x-api-key") || n.equals("cookie");
+        // Compared in place, not lower-cased: the proxy asks this of every header of every exchange.
+        return name.equalsIgnoreCase("authorization") || name.equalsIgnoreCase("proxy-authorization")
+                || name.equalsIgnoreCase("x-api-key") || name.equalsIgnoreCase("cookie");
     }
 
     /** The value as shown: masked when the header carries a credential, as it came otherwise. */

@@ -32,19 +32,23 @@ public final class ShownHeaders {
             shown.add(new Header(name, CredentialMask.shown(name, value)));
             return;
         }
-        if (all || matters(name)) {
+        if (all || isShown(name)) {
             shown.add(new Header(name, value));
         }
     }
 
-    /** Whether the console shows this header: the A2A service parameters, content type and encoding, credentials. */
-    public static boolean matters(String name) {
+    private static boolean isShown(String name) {
         // Compared in place, not lower-cased: this runs for every header of every exchange.
         for (String s : SHOWN) {
             if (s.equalsIgnoreCase(name)) {
                 return true;
             }
         }
-        return CredentialMask.isCredential(name);
+        return false;
+    }
+
+    /** Whether the console shows this header: the A2A service parameters, content type and encoding, credentials. */
+    public static boolean matters(String name) {
+        return isShown(name) || CredentialMask.isCredential(name);
     }
 }
