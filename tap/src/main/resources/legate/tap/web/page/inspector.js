@@ -41,9 +41,10 @@ function apply(line) {
         x.rpcId = body.id;
         const p = body.params || {};
         const m = p.message || {};
-        if (m.taskId) link(x, m.taskId, m.contextId, line.at);
-        else if (m.contextId) x.contextIds.add(m.contextId);
-        if (typeof p.id === 'string') link(x, p.id, undefined, line.at);
+        // The ids a request names are kept for the filters; a task is listed once an answer shows it.
+        if (m.taskId) x.taskIds.add(m.taskId);
+        if (m.contextId) x.contextIds.add(m.contextId);
+        if (typeof p.id === 'string') x.taskIds.add(p.id);
         if (m.parts) x.said = partsText(m.parts);
       }
       break;
