@@ -1,4 +1,5 @@
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -32,7 +33,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The benchmark conductor that {@code bench/run} starts (bench/README.md): it runs the seven
+ * The benchmark conductor that {@code bench/run} starts (bench/README.md): it runs the eight
  * workloads of bench/README.md against Legate's {@code agent} and the reference Revisor built on
  * {@code @a2a-js/sdk}, both started here on 127.0.0.1, in alternating order over rounds; it prints
  * the table, writes the raw figures to {@code bench/results/} and, for a full run, the table to
@@ -58,7 +59,8 @@ public final class Bench {
 
     static final int[] SEND_CONCURRENCY = {1, 16, 64};
     static final Set<String> SCRUBBED_ENV = Set.of("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS",
-            "MAX_BODY_BYTES", "TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "ACP_AGENT_CMD", "FLOOD_CHUNKS",
+            "MAX_BODY_BYTES", "TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "TAP_WEB", "TAP_WEB_PORT", "TAP_WEB_HOST",
+            "ACP_AGENT_CMD", "FLOOD_CHUNKS",
             "FLOOD_REPORT");
     static final Pattern TASK_ID = Pattern.compile("\"task\":\\{\"id\":\"([^\"]+)\"");
     static final Pattern TOKEN = Pattern.compile("w(\\d+),");
@@ -116,11 +118,14 @@ public final class Bench {
         if (w.contains(7)) {
             bridge();
         }
+        if (w.contains(8)) {
+            tapWeb();
+        }
         try {
-            if (w.contains(8)) {
+            if (w.contains(9)) {
                 stores();
             }
-            if (w.contains(9)) {
+            if (w.contains(10)) {
                 soak();
             }
         } finally {
@@ -259,7 +264,7 @@ public final class Bench {
     }
 
     // =============================================================================================
-    // Workload 8: the task stores side by side
+    // Workload 9: the task stores side by side
 
     void stores() throws Exception {
         Samples s = new Samples("stores");
@@ -285,7 +290,7 @@ public final class Bench {
             }
         }
         String rounds = rounds(o.storeRounds);
-        Report.Section mem = report.section("8. The task stores against the memory store (" + rounds + ")", "store",
+        Report.Section mem = report.section("9. The task stores against the memory store (" + rounds + ")", "store",
                 "memory", "store/memory");
         s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: SendMessage c=64, requests/s", "rps",
                 Report.ratioAtLeast(0.5));
@@ -300,7 +305,7 @@ public final class Bench {
         mem.notes.add("The same workloads as 1 and 3, one server per store in each round, each started on an empty "
                 + "data folder or database. PostgreSQL is a local server of the machine's own distribution "
                 + "(trust authentication over 127.0.0.1, default settings); its CPU counts as the server's.");
-        Report.Section ref = report.section("8. The task stores against the reference (" + rounds + ")", "store",
+        Report.Section ref = report.section("9. The task stores against the reference (" + rounds + ")", "store",
                 "reference", "store/reference");
         s.row(ref, "send-c64", Kind.SQLITE, Kind.REFERENCE, "SQLite: SendMessage c=64, requests/s", "rps",
                 Report.ratioAtLeast(8));
@@ -309,7 +314,7 @@ public final class Bench {
     }
 
     // =============================================================================================
-    // Workload 9: resident memory under a long load
+    // Workload 10: resident memory under a long load
 
     void soak() throws Exception {
         Samples s = new Samples("soak");
@@ -339,7 +344,7 @@ public final class Bench {
             p.stop();
         }
         s.put("soak", Kind.LEGATE, 0, m);
-        Report.Section sec = report.section("9. Resident memory under " + o.soakMinutes + " minutes of SendMessage c=64 "
+        Report.Section sec = report.section("10. Resident memory under " + o.soakMinutes + " minutes of SendMessage c=64 "
                 + "(default store)", "at the end", "after 1 minute", "end/1 minute");
         Report.Row row = sec.row("server RSS, MiB");
         row.a.add(num(m.get("rss_end_mib")));
@@ -546,6 +551,109 @@ public final class Bench {
         sec.notes.add("One agent and one tap for all rounds, the tap's output sent to /dev/null; warm-up: "
                 + o.serverWarmup + " s direct, then " + 2 * o.serverWarmup + " s through the tap; the p50 row compares by difference (added latency), the "
                 + "others by ratio. The agent, the tap and wrk share the machine's cores.");
+    }
+
+    // =============================================================================================
+    // Workload 8: the tap with its web page open in a browser (tap-web)
+
+    /**
+     * The same SendMessage load as workload 6 through two taps in front of one agent, side by side in
+     * alternating order: one plain, one with {@code --web} and a headless Chromium following its page
+     * live. The page is fed by the listener thread, never by a forwarding thread, so the two should
+     * forward alike; this measures it.
+     */
+    void tapWeb() throws Exception {
+        Report.Section sec = report.section("8. The tap with its page open (tap-web): SendMessage c=16 through `legate tap --web` "
+                + "with a browser connected, and through `legate tap` (" + rounds(o.rounds) + ")", "tap --web", "tap", "web/plain");
+        String chromium = onPath("chromium", "chromium-browser", "google-chrome");
+        if (chromium == null) {
+            sec.notes.add("Not measured: no Chromium on the PATH (Debian's chromium package).");
+            progress("tap-web: skipped, no Chromium on the PATH");
+            return;
+        }
+        Proc agent = startAgent(Kind.LEGATE, 0, "tap-web-agent");
+        List<Proc> procs = new ArrayList<>();
+        Samples s = new Samples("tapweb");
+        try {
+            int plainPort = Proc.freePort(), webPort = Proc.freePort(), pagePort = Proc.freePort();
+            Map<String, String> plainEnv = env(Map.of("TAP_PORT", "" + plainPort, "TAP_HOST", "127.0.0.1", "TARGET_URL",
+                    "http://127.0.0.1:" + agent.port, "NO_COLOR", "1"));
+            Map<String, String> webEnv = env(Map.of("TAP_PORT", "" + webPort, "TAP_HOST", "127.0.0.1", "TARGET_URL",
+                    "http://127.0.0.1:" + agent.port, "NO_COLOR", "1", "TAP_WEB", "true", "TAP_WEB_PORT", "" + pagePort));
+            Proc plain = Proc.start("tap", List.of(launcher.toString(), "tap", "--color", "never"), plainEnv, run, null);
+            procs.add(plain);
+            plain.port = plainPort;
+            Proc web = Proc.start("tap-web", List.of(launcher.toString(), "tap", "--color", "never"), webEnv, run, null);
+            procs.add(web);
+            web.port = webPort;
+            plain.awaitCard(plainPort, Duration.ofSeconds(90));
+            web.awaitCard(webPort, Duration.ofSeconds(90));
+            Proc browser = Proc.start("chromium", List.of(chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-dev-shm-usage", "--no-first-run", "--remote-debugging-port=0",
+                    "--user-data-dir=" + run.resolve("chromium-profile"), url(pagePort)), env(Map.of()), run, null);
+            procs.add(browser);
+            awaitPage(pagePort, Duration.ofSeconds(60));
+            List<Proc> servers = List.of(agent, web);
+            List<Proc> plainServers = List.of(agent, plain);
+            wrk(plainServers, url(plainPort), 16, 2 * o.serverWarmup, "send", null);
+            wrk(servers, url(webPort), 16, 2 * o.serverWarmup, "send", null);
+            for (int r = 0; r < o.rounds; r++) {
+                for (boolean viaWeb : r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    String url = url(viaWeb ? webPort : plainPort);
+                    List<Proc> measured = viaWeb ? servers : plainServers;
+                    wrk(measured, url, 16, o.warmup, "send", null);
+                    Map<String, Object> m = wrk(measured, url, 16, o.duration, "send", null);
+                    s.put("tapweb", viaWeb ? Kind.LEGATE : Kind.REFERENCE, r, m);
+                    progress(String.format(Locale.ROOT, "round %d %s: SendMessage c=16: %.0f req/s, p50 %.2f ms%s", r + 1,
+                            viaWeb ? "through the tap with its page open" : "through the plain tap", m.get("rps"),
+                            m.get("p50_ms"), invalidNote(m)));
+                }
+            }
+            sec.notes.add("Pages following the inspector at the end: " + pages(pagePort) + ".");
+        } finally {
+            for (Proc p : procs.reversed()) {
+                p.stop();
+            }
+            agent.stop();
+        }
+        s.row(sec, "tapweb", "requests/s", "rps", Report.ratioAtLeast(0.95));
+        Report.Row p50 = s.row(sec, "tapweb", "p50 latency, ms", "p50_ms", null);
+        s.diff(p50, "tapweb");
+        s.row(sec, "tapweb", "p99 latency, ms", "p99_ms", null);
+        s.row(sec, "tapweb", "CPU per request (agent + tap), µs", "cpu_us_per_req", null);
+        sec.notes.add("One agent, two taps in front of it (one with --web and a headless Chromium on its page, one without), "
+                + "measured in alternating order; the web tap's CPU includes its page server, not the browser's. The agent, "
+                + "both taps, the browser and wrk share the machine's cores.");
+    }
+
+    /** Waits until a browser follows the inspector page on {@code port} (its /status counts the pages). */
+    void awaitPage(int port, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (pages(port) < 1) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no browser followed the inspector page on port " + port + " within " + timeout);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    static int pages(int port) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(port) + "status"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        Matcher m = Pattern.compile("\"pages\":(\\d+)").matcher(r.body());
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    static String onPath(String... names) {
+        for (String name : names) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+                Path p = Path.of(dir, name);
+                if (Files.isExecutable(p)) {
+                    return p.toString();
+                }
+            }
+        }
+        return null;
     }
 
     // =============================================================================================
@@ -1229,7 +1337,7 @@ public final class Bench {
                 bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120, storeRounds = 2, soakMinutes = 5;
         long heldStepDelayMs = 600_000;
         int[] heldLevels = {1000, 5000, 10_000};
-        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9));
+        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
         boolean onlySet;
 
         static Options parse(String[] args) {
@@ -1279,8 +1387,8 @@ public final class Bench {
                                 o.workloads = new TreeSet<>();
                                 for (String w : val.split(",")) {
                                     int n = positive(k, w.trim());
-                                    if (n > 9) {
-                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 9");
+                                    if (n > 10) {
+                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 10");
                                     }
                                     o.workloads.add(n);
                                 }

@@ -5,14 +5,17 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.tap.show.ExchangeListener;
 import legate.tap.show.ListenerThread;
+import legate.tap.show.ShownHeaders;
 
 /**
  * What every client connection of one tap shares: where requests go, the request size limit, the
  * listeners, the clock, and the exchange count.
  *
  * @param listener takes each event without waiting for it to be shown ({@link ListenerThread})
+ * @param headers which headers the events carry
  */
-record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, Clock clock, AtomicLong exchanges) {
+record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, ShownHeaders headers, Clock clock,
+                  AtomicLong exchanges) {
     /** The number of the exchange that starts now, counting from 1 across every connection. */
     long nextExchange() {
         return exchanges.incrementAndGet();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
+import legate.tap.show.ExchangeEvent.Flagged;
 import legate.tap.show.ExchangeEvent.Frame;
 import legate.tap.show.ExchangeEvent.Header;
 import legate.tap.show.ExchangeEvent.Outcome;
@@ -77,6 +78,7 @@ public final class WirePrinter implements ExchangeListener {
                     + c.frames() + (c.frames() == 1 ? " frame, " : " frames, ") + size(c.bodyBytes()) + ", "
                     + elapsed(c.elapsed()) + ending(c.outcome()));
             case Refused r -> b.head(RED, "!! " + r.status() + " " + r.reason());
+            case Flagged f -> b.head(RED, "!! problem: " + f.problem().summary() + " (" + visible(f.detail()) + ")");
         }
         print(b.array(), b.length());
     }
@@ -120,8 +122,12 @@ public final class WirePrinter implements ExchangeListener {
         }
     }
 
+    /** The headers that matter to A2A: with the web page on, the events carry every header, the console shows these. */
     private static void headers(PrintedBlock b, List<Header> headers) {
         for (Header h : headers) {
+            if (!ShownHeaders.matters(h.name())) {
+                continue;
+            }
             b.line(DIM, h.name() + ": " + visible(h.value()));
         }
     }
