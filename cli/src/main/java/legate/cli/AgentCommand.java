@@ -150,7 +150,7 @@ final class AgentCommand implements Callable<Integer> {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
             } finally {
-                a2a.drain(grace);
+                a2a.stop();
             }
             return 0;
         }
