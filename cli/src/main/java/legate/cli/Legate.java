@@ -78,7 +78,7 @@ public final class Legate implements Runnable {
         String only = args.length > 0 && SUBCOMMANDS.contains(args[0]) && !args[0].equals("help") ? args[0] : null;
         for (String name : SUBCOMMANDS) {
             if (only == null || only.equals(name)) {
-                cl.addSubcommand(name, subcommand(name));
+                cl.addSubcommand(name, subcommand(name, settings));
             }
         }
         // Both settings reach only the subcommands registered so far (picocli), hence after them.
@@ -87,12 +87,12 @@ public final class Legate implements Runnable {
         return cl;
     }
 
-    private static Object subcommand(String name) {
+    private static Object subcommand(String name, Settings settings) {
         return switch (name) {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
-            case "bridge" -> new BridgeCommand();
+            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly());
             case "mcp" -> new McpCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
