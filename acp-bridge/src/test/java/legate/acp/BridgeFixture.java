@@ -15,6 +15,7 @@ import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterRegistry;
 import legate.acp.adapter.Backend;
@@ -53,18 +54,24 @@ public final class BridgeFixture implements AutoCloseable {
         this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE);
     }
 
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, new InMemoryTaskStore());
+    }
+
     /**
      * @param askTimeout how long a question waits for its answer (ACP_ASK_TIMEOUT_MS)
      * @param records where conversations' records are kept and found (the task store's context state in a bridge)
+     * @param store where the tasks are kept: share one between two fixtures to play a restart
      */
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
-                  Clock clock, Duration askTimeout, ConversationRecords records) {
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
                 1024 * 1024);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
         this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock, records);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry, askTimeout), cancelsDelivered,
-                executionsEnded), new InMemoryTaskStore(),
+                executionsEnded), store,
                 BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),
                 () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
     }

@@ -54,6 +54,15 @@ public final class AcpExecutor implements AgentExecutor {
             // before the agent is started (which takes seconds).
             events.task(context.initialTask());
             registry.taskOpened(context.contextId(), context.taskId());
+            if (context.isContinuation() && PromptTurn.asksPermission(context.storedTask().getStatus().getMessage())) {
+                // The question was asked by a turn that no longer runs (the bridge restarted meanwhile): its prompt
+                // died with the agent, so the answer has nobody to go to, and must not become a new prompt.
+                call("task.failed", events, "step", "answer", "message", "question outlived its turn");
+                events.status(TaskState.TASK_STATE_FAILED, events.agentText("This task's permission question belonged"
+                        + " to a turn that is no longer running (the bridge restarted since it was asked), so the answer"
+                        + " cannot reach the agent. Send the request again as a new task in this conversation."));
+                return;
+            }
             String text = context.text();
             call("task.start", events, "continuation", context.isContinuation(), "chars", text.length());
             registry.logs().step(events.contextId(), events.taskId(), (context.isContinuation() ? "continued: " : "started: ")

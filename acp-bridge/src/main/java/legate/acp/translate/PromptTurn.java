@@ -108,6 +108,11 @@ public final class PromptTurn implements TurnListener {
         return events.taskId();
     }
 
+    /** True when {@code status} is a permission question this bridge asked (it carries the question's data part). */
+    public static boolean asksPermission(Message status) {
+        return Question.isQuestion(status);
+    }
+
     /** Where the turn publishes now: the sink it began in, or that of the latest answer to a question. */
     public synchronized EventSink events() {
         return events;

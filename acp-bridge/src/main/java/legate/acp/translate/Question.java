@@ -120,6 +120,12 @@ final class Question {
         return null;
     }
 
+    /** True when {@code status} carries a question's data part ({@code {"permission": ...}}). */
+    static boolean isQuestion(Message status) {
+        return status.getPartsList().stream().anyMatch(p -> p.getContentCase() == Part.ContentCase.DATA
+                && p.getData().hasStructValue() && p.getData().getStructValue().containsFields("permission"));
+    }
+
     /** True when the option lets the tool call run. */
     static boolean allows(PermissionOption o) {
         return List.of(PermissionOption.ALLOW_ONCE, PermissionOption.ALLOW_ALWAYS).contains(o.kind());

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import legate.a2a.server.task.InMemoryTaskStore;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.adapter.ConversationRecords;
@@ -147,6 +148,29 @@ class AskTest {
         assertThat(Files.readString(journal)).contains("session/cancel");
         // The conversation is free again: the next task runs.
         assertThat(answer(bridge.run(c, "echo after"))).isEqualTo("after");
+    }
+
+    @Test
+    void anAnswerToAQuestionWhoseTurnARestartEndedFailsInsteadOfBecomingAPrompt() throws Exception {
+        // DEFECT (found while building ask): after a restart, "yes" to a question the dead turn had asked went
+        // to the agent as a new prompt. The stored task still asks, but nobody waits for the answer.
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        BridgeFixture before = new BridgeFixture(FakeAgents.backend(), dir.resolve("restart"), ProcessLauncher.system(),
+                PermissionRules.builtIn("default", false, true), BridgeLogs.disabled(), Clock.systemUTC(),
+                Duration.ofMinutes(5), ConversationRecords.NONE, store);
+        StreamRecorder asked = before.send(ctx(), "", "permission edit /etc/hosts").awaitEnd();
+        assertThat(asked.finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+        // The process "stops": its server abandons the turn, leaving the task as stored.
+        before.handler.close();
+        before.close();
+
+        BridgeFixture after = cleanup.register(new BridgeFixture(FakeAgents.backend(), dir.resolve("restart"),
+                ProcessLauncher.system(), PermissionRules.builtIn("default", false, true), BridgeLogs.disabled(),
+                Clock.systemUTC(), Duration.ofMinutes(5), ConversationRecords.NONE, store));
+        StreamRecorder answered = after.send(asked.contextId(), asked.taskId(), "yes").awaitEnd();
+        assertThat(answered.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
+        assertThat(answered.lastSaid()).contains("no longer running").contains("Send the request again");
+        assertThat(answered.artifacts()).as("nothing was prompted").isEmpty();
     }
 
     @Test
