@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -183,5 +184,12 @@ class BuiltInPolicyTest {
         PermissionRules modeless = PermissionRules.builtIn(null, true);
         PermissionRequest request = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "default");
         assertThat(explained(verdict(modeless, request, ours)).allowed()).isFalse();
+    }
+
+    @Test
+    void theReadmeShowsTheBuiltInPolicyAsTheBridgeReadsIt() throws IOException {
+        // Issue 12: the docs cannot drift from the code: the bridge runs the very text the README shows.
+        String readme = Files.readString(SourceTree.resolve("README.md"));
+        assertThat(readme).contains("```yaml\n" + PermissionRules.builtInText() + "```");
     }
 }
