@@ -1,8 +1,6 @@
 package legate.acp.translate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import java.time.Duration;
@@ -27,10 +25,7 @@ import legate.acp.permission.PolicyDecision;
 import legate.acp.protocol.PromptResponse;
 import legate.acp.protocol.SessionUpdate;
 import legate.acp.protocol.StopReason;
-import legate.wire.json.WireJson;
-import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
-import lf.a2a.v1.Part;
 import lf.a2a.v1.TaskState;
 
 /**
@@ -48,10 +43,6 @@ import lf.a2a.v1.TaskState;
  * is published after the final state.
  */
 public final class PromptTurn implements TurnListener {
-    /** The answer artifact's id: stable, so a caller finds the answer under the same id in every task. */
-    public static final String ARTIFACT_ID = "answer";
-    /** The id of the artifact that holds the agent's edits, one unified diff per file. */
-    public static final String CHANGES_ID = "changes";
     // Coalesced text carries only its kind, so its metadata is the same for every frame.
     private static final Struct MESSAGE_META = AcpMetadata.ofKind("agent_message_chunk");
     private static final Struct THOUGHT_META = AcpMetadata.ofKind("agent_thought_chunk").toBuilder()
@@ -312,10 +303,11 @@ public final class PromptTurn implements TurnListener {
             return end(cancelRequested ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_REJECTED,
                     "The agent refused this task (stopReason refusal)." + said);
         }
-        events.artifact(artifact(stop, response.usage()), false, true);
+        TurnRecord record = new TurnRecord(backend, sessionId, root, toolCalls, refusals, budget);
+        events.artifact(record.answer(stop, response.usage(), answer.toString()), false, true);
         List<ToolCallRecords.FileChange> changes = toolCalls.changes();
         if (!changes.isEmpty()) {
-            events.artifact(changes(changes), false, true);
+            events.artifact(record.changes(changes), false, true);
         }
         if (cancelRequested) {
             // The work is not thrown away: the agent finished before the cancel reached it.
@@ -346,42 +338,6 @@ public final class PromptTurn implements TurnListener {
         settle.run();
         events.status(state, text == null ? null : events.agentText(text));
         return state;
-    }
-
-    private Artifact artifact(StopReason stop, JsonNode usage) {
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("backend", backend.id());
-        data.put("sessionId", sessionId);
-        data.put("root", root);
-        data.put("stopReason", stop.value());
-        data.set("toolCalls", toolCalls.data());
-        data.put("failedToolCalls", toolCalls.failed());
-        data.set("refusals", refusals.data());
-        if (usage != null) {
-            data.set("usage", usage);
-        }
-        data.set("budget", WireJson.mapper().valueToTree(budget.snapshot()));
-        Artifact.Builder a = Artifact.newBuilder().setArtifactId(ARTIFACT_ID).setName(ARTIFACT_ID)
-                .setDescription(backend.displayName() + "'s answer");
-        if (!answer.isEmpty()) {
-            a.addParts(Part.newBuilder().setText(answer.toString()).setMediaType("text/plain"));
-        }
-        return a.addParts(Part.newBuilder().setData(AcpMetadata.value(data)).setMediaType("application/json")).build();
-    }
-
-    /** The agent's edits: one text part per file (its unified diff), each followed by a data part with the path. */
-    private Artifact changes(List<ToolCallRecords.FileChange> changes) {
-        Artifact.Builder a = Artifact.newBuilder().setArtifactId(CHANGES_ID).setName(CHANGES_ID)
-                .setDescription("The files " + backend.displayName() + " edited, one unified diff per file");
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        var files = data.putArray("files");
-        for (ToolCallRecords.FileChange c : changes) {
-            ObjectNode path = JsonNodeFactory.instance.objectNode().put("path", c.path());
-            a.addParts(Part.newBuilder().setText(c.diff()).setMediaType("text/x-diff")
-                    .setMetadata(AcpMetadata.value(path).getStructValue()));
-            files.add(path);
-        }
-        return a.addParts(Part.newBuilder().setData(AcpMetadata.value(data)).setMediaType("application/json")).build();
     }
 
     private void flushText() {
