@@ -7,10 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -34,11 +37,22 @@ import picocli.CommandLine.Spec;
 final class BridgeCommand implements Callable<Integer> {
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
-    /** What {@code .env} sets beyond the environment: added to the agent's environment. */
+    /** What {@code .env} sets beyond the environment: added to the agent's environment, Legate's own keys left out. */
     private final Map<String, String> dotenv;
+    /** The keys Legate itself reads, found only when the bridge starts (it costs a parse of every command). */
+    private final Supplier<Set<String>> ownKeys;
 
-    BridgeCommand(Map<String, String> dotenv) {
+    BridgeCommand(Map<String, String> dotenv, Supplier<Set<String>> ownKeys) {
         this.dotenv = dotenv;
+        this.ownKeys = ownKeys;
+    }
+
+    /** The .env keys the agent gets: not Legate's own settings (DATABASE_URL, MCP_TOKEN and the rest stay with Legate). */
+    private Map<String, String> agentEnv() {
+        Set<String> own = ownKeys.get();
+        Map<String, String> env = new HashMap<>(dotenv);
+        env.keySet().removeIf(own::contains);
+        return env;
     }
 
     /** The permission modes of ACP_PERMISSIONS. */
@@ -151,7 +165,7 @@ final class BridgeCommand implements Callable<Integer> {
         BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
                 new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
-                dotenv, System.out, verbose);
+                agentEnv(), System.out, verbose);
         TaskStore store;
         try {
             store = TaskStores.open(server, spec::commandLine);

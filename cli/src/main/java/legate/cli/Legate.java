@@ -1,10 +1,14 @@
 package legate.cli;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import legate.a2a.model.LegateVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code legate}: the one launcher; each part of the project is a subcommand.
@@ -87,12 +91,30 @@ public final class Legate implements Runnable {
         return cl;
     }
 
+    /**
+     * Every key a Legate command reads (each option's environment key, in every subcommand): Legate's
+     * own settings, never handed to a bridge's agent. Some are secrets (DATABASE_URL, MCP_TOKEN) that
+     * a coding agent has no business seeing.
+     */
+    static Set<String> settingKeys() {
+        Set<String> keys = new HashSet<>();
+        CommandLine all = commandLine(new Settings(Map.of(), Map.of()));
+        for (CommandLine sub : all.getSubcommands().values()) {
+            for (OptionSpec o : sub.getCommandSpec().options()) {
+                if (o.descriptionKey() != null && !o.descriptionKey().isEmpty()) {
+                    keys.add(o.descriptionKey());
+                }
+            }
+        }
+        return keys;
+    }
+
     private static Object subcommand(String name, Settings settings) {
         return switch (name) {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
-            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly());
+            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), Legate::settingKeys);
             case "mcp" -> new McpCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);

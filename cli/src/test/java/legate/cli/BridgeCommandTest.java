@@ -116,12 +116,16 @@ class BridgeCommandTest {
     @Test
     void keysInDotenvReachTheAgent(@TempDir Path dir) throws Exception {
         // An ANTHROPIC_API_KEY written in .env must reach claude-agent-acp: the agent inherits only the process's environment.
-        Files.writeString(dir.resolve(".env"), "LEGATE_DOTENV_PROBE=from-dotenv\n");
+        Files.writeString(dir.resolve(".env"), "LEGATE_DOTENV_PROBE=from-dotenv\nMCP_TOKEN=a-secret-of-legate\n");
         RunningChild child = cleanup.register(legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd())).start());
         int port = Integer.parseInt(child.awaitLine(LISTENING, START_LIMIT).group(1));
         String task = post(port, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
                 + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env LEGATE_DOTENV_PROBE\"}]}}}");
         assertThat(task).contains("env LEGATE_DOTENV_PROBE=from-dotenv");
+        // Legate's own settings stay with Legate: a token or a database password is no business of the agent's.
+        String secret = post(port, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m2\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env MCP_TOKEN\"}]}}}");
+        assertThat(secret).contains("env MCP_TOKEN=(unset)").doesNotContain("a-secret-of-legate");
     }
 
     @Test
