@@ -20,7 +20,11 @@ import legate.acp.protocol.SessionUpdate;
 final class ToolCallRecords {
     private final Map<String, ObjectNode> calls = new LinkedHashMap<>();
     /** Per path, the text before the first edit and after the latest, so one diff per file. */
-    private final Map<String, String[]> edits = new LinkedHashMap<>();
+    private final Map<String, Edit> edits = new LinkedHashMap<>();
+
+    /** One file's text before the turn's first edit of it (null: a new file) and after its latest. */
+    private record Edit(String before, String after) {
+    }
 
     void started(SessionUpdate.ToolCall t) {
         ObjectNode r = calls.computeIfAbsent(t.toolCallId(), id -> JsonNodeFactory.instance.objectNode().put("id", id));
@@ -55,8 +59,8 @@ final class ToolCallRecords {
             if ("diff".equals(c.path("type").asText()) && c.path("path").isTextual() && c.path("newText").isTextual()) {
                 String path = c.get("path").asText();
                 String old = c.path("oldText").isTextual() ? c.get("oldText").asText() : null;
-                String[] before = edits.get(path);
-                edits.put(path, new String[] {before == null ? old : before[0], c.get("newText").asText()});
+                Edit earlier = edits.get(path);
+                edits.put(path, new Edit(earlier == null ? old : earlier.before(), c.get("newText").asText()));
             }
         }
     }
@@ -78,7 +82,7 @@ final class ToolCallRecords {
     /** One unified diff per edited file, in the order the files were first edited; empty diffs left out. */
     List<FileChange> changes() {
         return edits.entrySet().stream()
-                .map(e -> new FileChange(e.getKey(), UnifiedDiff.of(e.getKey(), e.getValue()[0], e.getValue()[1])))
+                .map(e -> new FileChange(e.getKey(), UnifiedDiff.of(e.getKey(), e.getValue().before(), e.getValue().after())))
                 .filter(c -> !c.diff().isEmpty()).toList();
     }
 

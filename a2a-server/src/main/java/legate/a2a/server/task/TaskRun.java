@@ -412,6 +412,10 @@ final class TaskRun implements EventSink {
             status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
         }
         finished = true;
+        if (reply != null && !replyClaimed) {
+            // A question still out when the execution ends (it ended the task meanwhile): nobody waits any more.
+            reply.complete(null);
+        }
         turnEnded.complete(null);
         settled.complete(null);
         endSubscribers();

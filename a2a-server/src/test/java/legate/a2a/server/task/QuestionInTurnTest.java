@@ -84,7 +84,7 @@ class QuestionInTurnTest {
     }
 
     @Test
-    void twoAnswersContinueTheSameExecutionAndTheTaskCompletes() {
+    void twoAnswersContinueTheSameExecutionAndTheTaskCompletes() throws Exception {
         RequestHandler h = handler(Duration.ofSeconds(20));
         Task asked = h.sendMessage(send("go", "")).getTask();
         assertThat(asked.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -100,6 +100,13 @@ class QuestionInTurnTest {
         assertThat(heard).containsExactly("yes", "no");
         assertThat(done.getHistoryList()).extracting(m -> m.getParts(0).getText())
                 .containsExactly("go", "first?", "yes", "got yes", "second?", "no", "got no", "done after [yes, no]");
+        // Bounded memory: every turn of the execution retired, the ones it was handed over from included.
+        ended.get(10, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (h.tasksHeld() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(h.tasksHeld()).isZero();
     }
 
     @Test
