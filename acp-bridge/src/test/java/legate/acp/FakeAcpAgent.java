@@ -277,6 +277,11 @@ public final class FakeAcpAgent {
                     say(session, "read back: " + read.path("result").path("content").asText());
                 }
             }
+            case "stderr" -> {
+                System.err.println("fake agent complains: " + rest);
+                System.err.flush();
+                say(session, "complained");
+            }
             case "recall" -> say(session, "earlier: " + String.join(" | ", history));
             case "pids" -> say(session, ProcessHandle.current().pid() + " " + (grandchild == null ? -1 : grandchild.pid()));
             case "mode" -> say(session, "mode " + modes.get(session));

@@ -148,7 +148,9 @@ public final class PromptTurn implements TurnListener {
             case SessionUpdate.ToolCall t -> {
                 flushText();
                 toolCalls.started(t);
-                working(TurnText.toolCall(t), t.raw());
+                String line = TurnText.toolCall(t);
+                working(line, t.raw());
+                logs.step(events.contextId(), events.taskId(), line);
                 work("tool_call", Map.of("toolCallId", t.toolCallId(), "raw", t.raw()));
             }
             case SessionUpdate.ToolCallUpdate t -> {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
@@ -157,6 +158,19 @@ class AcpExecutorTest {
         assertThat(call.get("paths").getListValue().getValues(0).getStringValue()).isEqualTo("/tmp/notes.txt");
         assertThat(thought.getMetadata().containsFields("thought")).isTrue();
         assertThat(answer.getMetadata().containsFields("thought")).as("an answer frame is no thought").isFalse();
+    }
+
+    @Test
+    void theAgentsStderrGoesToItsLogWithTheContext() throws Exception {
+        String c = ctx();
+        assertThat(answer(bridge.run(c, "stderr about the weather"))).isEqualTo("complained");
+        Path log = dir.resolve("logs").resolve(BridgeLogs.AGENT_STDERR);
+        // stderr is drained on its own thread: the line may land just after the answer.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!(Files.exists(log) && Files.readString(log).contains("fake agent complains")) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(Files.readString(log)).containsPattern(" " + c + " \\d+ fake agent complains: about the weather");
     }
 
     @Test
