@@ -13,6 +13,7 @@
 //   slow                  says it is working, then waits for session/cancel and ends "cancelled"
 //   twice <a> <b>         asks permission to edit <a>, then (once answered) <b>, and answers with both outcomes
 //   env <NAME>            answers with the value of NAME in its environment
+//   edit <file>           thinks aloud, then reports an edit of <file> as a diff (it writes nothing)
 //   (anything else)       streams "Echo: <prompt>" back in small chunks, with a plan and a tool call
 //
 // With --load it advertises loadSession: each session's prompts are kept in a file in its cwd, and
@@ -120,6 +121,15 @@ const app = agent({ name: 'legate-interop-acp-agent' })
       const first = await ask(client, id, 't1', a);
       const second = await ask(client, id, 't2', b);
       await say(client, id, `twice: ${first.optionId ?? first.outcome} / ${second.optionId ?? second.outcome}`);
+    } else if (word === 'edit') {
+      await update(client, id, { sessionUpdate: 'agent_thought_chunk', content: text('Which line to change?') });
+      await update(client, id, {
+        sessionUpdate: 'tool_call', toolCallId: 'd1', title: `Edit ${rest[0]}`, kind: 'edit', status: 'in_progress',
+        locations: [{ path: rest[0] }],
+        content: [{ type: 'diff', path: rest[0], oldText: 'alpha\nbeta\n', newText: 'alpha\nBETA\n' }],
+      });
+      await update(client, id, { sessionUpdate: 'tool_call_update', toolCallId: 'd1', status: 'completed' });
+      await say(client, id, 'edited');
     } else if (word === 'env') {
       await say(client, id, `env ${rest[0]}=${process.env[rest[0]] ?? '(unset)'}`);
     } else if (word === 'mode') {

@@ -47,7 +47,7 @@ class BridgeInteropTest {
         }
 
         assertThat(run.exitCode()).as("node exit status; output:\n%s", run.output()).isZero();
-        assertThat(run.stdout()).contains("# fail 0").contains("# pass 7");
+        assertThat(run.stdout()).contains("# fail 0").contains("# pass 8");
     }
 
     /**
