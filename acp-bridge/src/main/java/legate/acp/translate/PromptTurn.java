@@ -240,6 +240,11 @@ public final class PromptTurn implements TurnListener {
                     }
                     events = reply.get().events();
                     events.task(reply.get().context().initialTask());
+                    if (cancelAsked.getAsBoolean()) {
+                        // A cancel that crossed the answer wins: the turn is ending, the agent gets "cancelled".
+                        asking = false;
+                        return cancelled(request);
+                    }
                     PermissionOption chosen = q.choice(reply.get().context().message());
                     if (chosen == null) {
                         logs.step(events.contextId(), events.taskId(), "answer not understood");
