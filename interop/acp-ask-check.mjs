@@ -56,7 +56,8 @@ function assertQuestion(task, path) {
     { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
     { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
   ], 'the options exactly as the agent offered them');
-  assert.deepEqual(permission?.toolCall?.paths, [path]);
+  assert.deepEqual(permission?.paths, [path]);
+  assert.deepEqual(permission?.toolCall?.locations, [{ path }], 'the tool call as the agent sent it');
 }
 
 describe('ACP_PERMISSIONS=ask seen by the official A2A client', () => {

@@ -90,7 +90,7 @@ final class SessionClient implements ClientHandler {
         if (asked) {
             try {
                 // The agent waits for this answer while the caller is asked; its other requests go on.
-                verdict = listener.ask(request, decision);
+                verdict = listener.ask(request, params == null ? null : params.get("toolCall"), decision);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AcpException(JsonRpcError.INTERNAL_ERROR, "the bridge stopped while asking");

@@ -1,5 +1,6 @@
 package legate.acp.adapter;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
 import legate.acp.permission.PolicyDecision;
@@ -22,8 +23,10 @@ public interface TurnListener {
     /**
      * Puts a request the policy says to ask to the A2A caller, and blocks until it is answered, the
      * ask times out (the decision's refusal), or the task is canceled (answered "cancelled").
+     *
+     * @param toolCall the request's {@code toolCall} exactly as the agent sent it (null when absent), shown to the caller
      */
-    PermissionVerdict ask(PermissionRequest request, PolicyDecision decision) throws InterruptedException;
+    PermissionVerdict ask(PermissionRequest request, JsonNode toolCall, PolicyDecision decision) throws InterruptedException;
 
     /** An fs/* request the bridge refused, with the reason given to the agent. */
     void onFileRefused(String method, String path, String reason);

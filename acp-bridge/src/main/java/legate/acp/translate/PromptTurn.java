@@ -208,10 +208,11 @@ public final class PromptTurn implements TurnListener {
      * answers every pending permission request with the cancelled outcome).
      */
     @Override
-    public PermissionVerdict ask(PermissionRequest request, PolicyDecision decision) throws InterruptedException {
+    public PermissionVerdict ask(PermissionRequest request, JsonNode toolCall, PolicyDecision decision)
+            throws InterruptedException {
         questions.lockInterruptibly();
         try {
-            Question q = new Question(request, backend.displayName());
+            Question q = new Question(request, toolCall, backend.displayName());
             String said = q.text();
             while (true) {
                 EventSink sink;

@@ -1,5 +1,6 @@
 package legate.acp.translate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,10 +23,13 @@ import lf.a2a.v1.Part;
  */
 final class Question {
     private final PermissionRequest request;
+    private final JsonNode toolCall;
     private final String agent;
 
-    Question(PermissionRequest request, String agent) {
+    /** @param toolCall the request's toolCall as the agent sent it, or null */
+    Question(PermissionRequest request, JsonNode toolCall, String agent) {
         this.request = request;
+        this.toolCall = toolCall;
         this.agent = agent;
     }
 
@@ -52,19 +56,18 @@ final class Question {
         return sb.toString();
     }
 
-    /** The data part of the question: {@code {"permission": {toolCall, options}}}. */
+    /**
+     * The data part of the question: {@code {"permission": {toolCall, paths, command?, options}}}, the
+     * tool call and the options as the agent sent them, the paths and the command as the bridge read them.
+     */
     Part data() {
-        ObjectNode call = JsonNodeFactory.instance.objectNode();
-        call.put("toolCallId", request.toolCallId());
-        call.put("title", request.title());
-        call.put("kind", request.kind());
-        ArrayNode paths = call.putArray("paths");
+        ObjectNode permission = JsonNodeFactory.instance.objectNode();
+        permission.set("toolCall", toolCall == null ? JsonNodeFactory.instance.objectNode() : toolCall);
+        ArrayNode paths = permission.putArray("paths");
         request.paths().forEach(paths::add);
         if (request.command() != null) {
-            call.put("command", request.command());
+            permission.put("command", request.command());
         }
-        ObjectNode permission = JsonNodeFactory.instance.objectNode();
-        permission.set("toolCall", call);
         ArrayNode options = permission.putArray("options");
         for (PermissionOption o : request.options()) {
             options.addObject().put("optionId", o.optionId()).put("name", o.name()).put("kind", o.kind());

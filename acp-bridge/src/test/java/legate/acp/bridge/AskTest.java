@@ -86,8 +86,10 @@ class AskTest {
                 .contains("(edit)").contains("yes: Allow (allow_once)").contains("no: Reject (reject_once)");
         // The options exactly as the agent offered them.
         Struct p = permission(question);
-        assertThat(p.getFieldsOrThrow("toolCall").getStructValue().getFieldsOrThrow("paths").getListValue().getValues(0)
-                .getStringValue()).isEqualTo("/etc/hosts");
+        assertThat(p.getFieldsOrThrow("paths").getListValue().getValues(0).getStringValue()).isEqualTo("/etc/hosts");
+        // The tool call exactly as the agent sent it.
+        assertThat(p.getFieldsOrThrow("toolCall").getStructValue().getFieldsOrThrow("locations").getListValue()
+                .getValues(0).getStructValue().getFieldsOrThrow("path").getStringValue()).isEqualTo("/etc/hosts");
         List<Value> options = p.getFieldsOrThrow("options").getListValue().getValuesList();
         assertThat(options).extracting(o -> o.getStructValue().getFieldsOrThrow("optionId").getStringValue())
                 .containsExactly("yes", "no");
