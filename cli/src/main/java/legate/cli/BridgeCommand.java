@@ -7,9 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -17,6 +21,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,6 +36,44 @@ import picocli.CommandLine.Spec;
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class BridgeCommand implements Callable<Integer> {
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+
+    /** What {@code .env} sets beyond the environment: added to the agent's environment, Legate's own keys left out. */
+    private final Map<String, String> dotenv;
+    /** The keys Legate itself reads, found only when the bridge starts (it costs a parse of every command). */
+    private final Supplier<Set<String>> ownKeys;
+
+    BridgeCommand(Map<String, String> dotenv, Supplier<Set<String>> ownKeys) {
+        this.dotenv = dotenv;
+        this.ownKeys = ownKeys;
+    }
+
+    /** The .env keys the agent gets: not Legate's own settings (DATABASE_URL, MCP_TOKEN and the rest stay with Legate). */
+    private Map<String, String> agentEnv() {
+        Set<String> own = ownKeys.get();
+        Map<String, String> env = new HashMap<>(dotenv);
+        env.keySet().removeIf(own::contains);
+        return env;
+    }
+
+    /** The permission modes of ACP_PERMISSIONS. */
+    enum Permissions { POLICY, ASK }
+
+    @Option(names = "--permissions", descriptionKey = "ACP_PERMISSIONS", defaultValue = "policy",
+            description = "policy: every permission request is decided inside the bridge; ask: a request the policy says to ask"
+                    + " is put to the A2A caller [ACP_PERMISSIONS] (default: ${DEFAULT-VALUE}).")
+    Permissions permissions;
+
+    @Option(names = "--policy", descriptionKey = "ACP_POLICY",
+            description = "A YAML or JSON file of permission rules; the built-in policy when unset [ACP_POLICY].")
+    Path policy;
+
+    @Option(names = "--ask-timeout-ms", descriptionKey = "ACP_ASK_TIMEOUT_MS", defaultValue = "600000",
+            description = "How long a question waits for the caller before it is refused [ACP_ASK_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long askTimeoutMs;
+
+    @Option(names = "--verbose", descriptionKey = "LEGATE_VERBOSE", defaultValue = "false", arity = "0..1",
+            description = "Show the agents' stderr on the console too (it always goes to LOG_DIR/agent-stderr.log) [LEGATE_VERBOSE].")
+    boolean verbose;
 
     @Option(names = "--backend", descriptionKey = "ACP_AGENT", defaultValue = "claude",
             description = "Known agent to run: claude or codex [ACP_AGENT] (default: ${DEFAULT-VALUE}).")
@@ -92,6 +135,10 @@ final class BridgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (askTimeoutMs < 1) {
+            System.err.println("legate bridge: ACP_ASK_TIMEOUT_MS must be >= 1");
+            return 2;
+        }
         if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1
                 || server.maxTasks < 1) {
             System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES,"
@@ -116,7 +163,9 @@ final class BridgeCommand implements Callable<Integer> {
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
-                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
+                new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
+                agentEnv(), System.out, verbose);
         TaskStore store;
         try {
             store = TaskStores.open(server, spec::commandLine);
@@ -127,7 +176,7 @@ final class BridgeCommand implements Callable<Integer> {
         Bridge bridge;
         try {
             bridge = Bridge.create(config, store);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | PolicyFileError e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
             return 2;
@@ -155,6 +204,8 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
+        System.out.println("Permissions: " + (policy == null ? "the built-in policy" : "the rules of " + policy)
+                + (permissions == Permissions.ASK ? "; what they say to ask is asked of the caller" : ", decided inside"));
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

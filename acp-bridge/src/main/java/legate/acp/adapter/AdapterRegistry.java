@@ -95,10 +95,16 @@ public final class AdapterRegistry implements AutoCloseable {
             c.detach(s);
             s.stop();
         }
-        if (c.root() == null) {
-            c.root(newRoot());
+        // The conversation's earlier session, to restore: from this process (after an idle reap or a crash)
+        // or from the store (after a restart). One kept for another backend is not offered to this one.
+        ConversationRecord previous = c.record() != null ? c.record() : findRecord(c.contextId);
+        if (previous != null && !backend.id().equals(previous.backend())) {
+            previous = null;
         }
-        s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config);
+        if (c.root() == null) {
+            c.root(previous == null ? newRoot() : reopen(previous));
+        }
+        s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config, previous);
         c.session(s);
         keepRecord(c, s);
         if (closed) {
@@ -115,11 +121,37 @@ public final class AdapterRegistry implements AutoCloseable {
      * conversation its memory after a restart, never the task at hand: logged, not thrown.
      */
     private void keepRecord(Conversation c, AdapterSession s) {
+        ConversationRecord record = new ConversationRecord(backend.id(), s.sessionId(), c.root().path().toString());
+        c.record(record);
         try {
-            records.save(c.contextId, new ConversationRecord(backend.id(), s.sessionId(), c.root().path().toString()));
+            records.save(c.contextId, record);
         } catch (RuntimeException e) {
             logs.call("conversation.record_failed", LogFields.of("contextId", c.contextId).and("error", e.toString()).map());
         }
+    }
+
+    private ConversationRecord findRecord(String contextId) {
+        try {
+            return records.find(contextId);
+        } catch (RuntimeException e) {
+            logs.call("conversation.record_unreadable", LogFields.of("contextId", contextId).and("error", e.toString()).map());
+            return null;
+        }
+    }
+
+    /**
+     * The directory a kept conversation worked in: ACP_CWD when one is configured, else the sandbox
+     * it had when that is still a directory the bridge created under ACP_SANDBOX_DIR, else a fresh one
+     * (and the agent's memory, tied to its directory, is then lost).
+     */
+    private SessionRoot reopen(ConversationRecord previous) throws AdapterStartFailed {
+        if (config.fixedCwd() == null && previous.root() != null) {
+            SessionRoot kept = SessionRoot.reopenIn(config.sandboxDir(), Path.of(previous.root()));
+            if (kept != null) {
+                return kept;
+            }
+        }
+        return newRoot();
     }
 
     private SessionRoot newRoot() throws AdapterStartFailed {

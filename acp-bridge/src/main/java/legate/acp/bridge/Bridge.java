@@ -11,7 +11,8 @@ import legate.acp.adapter.AdapterStartFailed;
 import legate.acp.adapter.Backend;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
+import legate.acp.permission.PolicyFileError;
 import legate.acp.protocol.InitializeResponse;
 import legate.wire.http.BindAddress;
 
@@ -33,21 +34,27 @@ public final class Bridge {
     private final ProcessLauncher launcher;
     private final Clock clock;
     private final BridgeLogs logs;
-    private final PermissionClassifier policy;
+    private final PermissionRules policy;
     private final TaskStore store;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store) {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store)
+            throws PolicyFileError {
         this.config = config;
         this.store = store;
-        this.backend = backend;
+        this.backend = backend.withEnvironment(config.agentEnv());
         this.launcher = launcher;
         this.clock = clock;
-        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err);
-        this.policy = new PermissionClassifier(backend.supervisedModeId(), config.allowExecute());
+        BridgeConfig.Supervision s = config.supervision();
+        // A policy file that cannot be used stops the bridge before anything starts.
+        this.policy = s.policyFile() == null
+                ? PermissionRules.builtIn(backend.supervisedModeId(), config.allowExecute(), s.ask())
+                : PermissionRules.load(s.policyFile(), backend.supervisedModeId(), config.allowExecute(), s.ask());
+        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err,
+                config.console(), config.verbose());
     }
 
     /**
@@ -55,8 +62,9 @@ public final class Bridge {
      *
      * @throws IllegalArgumentException when the settings name no agent (an unknown backend, an empty command line)
      * @throws AdapterNotInstalled when a known backend's adapter is nowhere the lookup searches
+     * @throws PolicyFileError when ACP_POLICY names a file that cannot be used (its message names file, line and field)
      */
-    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore());
     }
 
@@ -64,18 +72,19 @@ public final class Bridge {
      * The same, keeping its tasks in {@code store}, which the bridge owns from then on: its server
      * closes it when it stops.
      */
-    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled, PolicyFileError {
         return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
-    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock)
+            throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore(), launcher, clock);
     }
 
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
-            throws AdapterNotInstalled {
+            throws AdapterNotInstalled, PolicyFileError {
         return new Bridge(config, config.agent().resolve(), launcher, clock, store);
     }
 
@@ -97,9 +106,10 @@ public final class Bridge {
         Backend agent = backend.namedBy(init);
         // The conversation's session and root beside its tasks, for session/load after a restart.
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
-                (contextId, record) -> store.saveContextState(contextId, record.toJson()));
+                new StoredConversations(store));
         AgentServer a2a = AgentServer.create(config.server(),
-                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
+                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)),
+                new AcpExecutor(registry, config.supervision().askTimeout()),
                 store, clock);
         int port;
         try {

@@ -10,7 +10,7 @@ import legate.acp.ManualClock;
 import legate.acp.ProcessAssertions;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.TaskState;
@@ -29,7 +29,7 @@ class AdapterRegistryTest {
 
     private BridgeFixture bridge(String... args) {
         return new BridgeFixture(FakeAgents.backend(args), dir, ProcessLauncher.system(),
-                new PermissionClassifier("default", false), BridgeLogs.disabled(), clock);
+                PermissionRules.builtIn("default", false), BridgeLogs.disabled(), clock);
     }
 
     @Test

@@ -29,8 +29,13 @@ import org.slf4j.LoggerFactory;
 final class TurnLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(TurnLauncher.class);
 
-    /** A turn opened but not yet launched, and what its executor will be told. */
-    record Turn(TaskRun run, RequestContext context) {
+    /**
+     * A turn opened but not yet launched, and what its executor will be told.
+     *
+     * @param answers the turn whose execution waits for this reply ({@link TaskRun#awaitReply}); null when
+     *     the turn starts an execution of its own
+     */
+    record Turn(TaskRun run, RequestContext context, TaskRun answers) {
     }
 
     private final AgentExecutor executor;
@@ -65,7 +70,7 @@ final class TurnLauncher {
             TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
                     answersWithFirstEvent);
             live.started(run);
-            return turn(run, message, null, configuration);
+            return turn(run, message, null, configuration, null);
         }
         String taskId = message.getTaskId();
         awaitQuestionTurn(taskId);
@@ -85,6 +90,13 @@ final class TurnLauncher {
                 throw A2aError.INVALID_PARAMS.exception("message.contextId " + message.getContextId()
                         + " does not match the contextId of task " + taskId);
             }
+            if (previous != null && previous.claimReply()) {
+                // The execution that asked goes on: the reply opens the task's next turn, which shares its cancel.
+                TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+                        storedTask.lastSeq(), false, previous.cancel);
+                live.started(run);
+                return turn(run, message, stored, configuration, previous);
+            }
             if (stillRunning) {
                 throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + taskId + " is still "
                         + TaskStates.label(stored.getStatus().getState())
@@ -93,7 +105,7 @@ final class TurnLauncher {
             TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
                     storedTask.lastSeq(), false);
             live.started(run);
-            return turn(run, message, stored, configuration);
+            return turn(run, message, stored, configuration, null);
         });
     }
 
@@ -103,10 +115,11 @@ final class TurnLauncher {
      * (returnImmediately) found nothing to stop: the task worked on. The cancel signal is now the
      * run's own, created here before the executor is launched.
      */
-    private static Turn turn(TaskRun run, Message message, Task stored, SendMessageConfiguration configuration) {
+    private static Turn turn(TaskRun run, Message message, Task stored, SendMessageConfiguration configuration,
+                             TaskRun answers) {
         Message stamped = message.toBuilder().setTaskId(run.taskId()).setContextId(run.contextId()).build();
         return new Turn(run, new RequestContext(run.taskId(), run.contextId(), stamped, stored, configuration,
-                run.cancel));
+                run.cancel), answers);
     }
 
     /**
@@ -116,7 +129,7 @@ final class TurnLauncher {
      */
     private void awaitQuestionTurn(String taskId) {
         TaskRun asking = live.get(taskId);
-        if (asking == null || !asking.askedForInput()) {
+        if (asking == null || !asking.askedForInput() || asking.continuesAfterQuestion()) {
             return;
         }
         try {
@@ -131,6 +144,13 @@ final class TurnLauncher {
     /** Runs the executor on its own virtual thread; whatever it leaves unfinished, the run settles. */
     void launch(Turn turn) {
         TaskRun run = turn.run();
+        if (turn.answers() != null) {
+            // The executor is already running, waiting for this reply: it goes on in this turn.
+            turn.answers().handOver(run, turn.context());
+            live.retired(turn.answers());
+            turn.answers().retired.complete(null);
+            return;
+        }
         turns.execute(() -> {
             Throwable failure = null;
             try {
@@ -139,11 +159,13 @@ final class TurnLauncher {
                 failure = t;
                 LOG.warn("task {}: {}", run.taskId(), t.toString());
             }
+            // An execution that asked questions ends in the turn of the last reply.
+            TaskRun last = run.latest();
             try {
-                run.finish(failure);
+                last.finish(failure);
             } finally {
-                live.retired(run);
-                run.retired.complete(null);
+                live.retired(last);
+                last.retired.complete(null);
             }
         });
     }
