@@ -3,6 +3,7 @@ package legate.acp.bridge;
 import java.time.Clock;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterRegistry;
@@ -34,12 +35,15 @@ public final class Bridge {
     private final BridgeLogs logs;
     private final PermissionClassifier policy;
     private final TaskStore store;
+    private final InstanceGroup group;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store) {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
+                   InstanceGroup group) {
+        this.group = group;
         this.config = config;
         this.store = store;
         this.backend = backend;
@@ -64,7 +68,15 @@ public final class Bridge {
      * closes it when it stops.
      */
     public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
+        return create(config, store, InstanceGroup.ALONE);
+    }
+
+    /**
+     * The same, as one instance of {@code group}, several bridges sharing {@code store} (README
+     * "Several instances"): each conversation's agent runs on the instance that holds it.
+     */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group) throws AdapterNotInstalled {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
@@ -75,7 +87,7 @@ public final class Bridge {
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
             throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store);
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE);
     }
 
     /**
@@ -99,7 +111,7 @@ public final class Bridge {
                 (contextId, record) -> store.saveContextState(contextId, record.toJson()));
         AgentServer a2a = AgentServer.create(config.server(),
                 port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
-                store, clock);
+                store, clock, group);
         int port;
         try {
             port = a2a.start();

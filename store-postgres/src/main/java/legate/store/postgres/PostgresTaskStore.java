@@ -89,6 +89,14 @@ public final class PostgresTaskStore implements TaskStore {
         }
     }
 
+    /**
+     * This store as the meeting point of several instances of the agent (README "Several
+     * instances"): the group the server joins when it starts, sharing this store's connections.
+     */
+    public PostgresInstances instances(InstanceSettings settings) {
+        return new PostgresInstances(new ContextLeases(dataSource), new EventNotifications(dataSource), settings);
+    }
+
     /** The schema version this store migrated to on opening. */
     public String schemaVersion() {
         return schemaVersion;

@@ -14,6 +14,7 @@ import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.RunsElsewhere;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
@@ -43,6 +44,8 @@ public final class JsonRpcHandler extends Handler.Abstract {
     private final Map<String, JsonRpcMethod> methods;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
+    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
+    private volatile PeerForwarding forwarding;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
@@ -64,9 +67,10 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
+        byte[] body = null;
         try {
             checkContentType(request);
-            byte[] body = readBody(request);
+            body = readBody(request);
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -87,6 +91,8 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
+        } catch (RunsElsewhere e) {
+            forward(request, body, e, response, callback, id);
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
             refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage()));
@@ -97,6 +103,31 @@ public final class JsonRpcHandler extends Handler.Abstract {
             refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"));
         }
         return true;
+    }
+
+    /** The request belongs to a conversation another instance runs: it answers, through this one. */
+    private void forward(Request request, byte[] body, RunsElsewhere e, Response response, Callback callback, JsonNode id) {
+        if (request.getHeaders().contains(PeerForwarding.FORWARDED)) {
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("this request was forwarded here by"
+                    + " another instance of the agent, but its conversation runs on " + e.instanceUrl()
+                    + " (it moved meanwhile); send it again"));
+            return;
+        }
+        PeerForwarding f = forwarding;
+        if (f == null) {
+            synchronized (this) {
+                f = forwarding;
+                if (f == null) {
+                    f = new PeerForwarding();
+                    forwarding = f;
+                }
+            }
+        }
+        try {
+            f.forward(request, body, e.instanceUrl(), response, callback);
+        } catch (A2aException unreachable) {
+            refuse(request, response, callback, id, unreachable);
+        }
     }
 
     private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e) {

@@ -42,9 +42,11 @@ final class TurnLauncher {
     private final Duration retireWait;
     private final ExecutorService turns;
     private final LiveTurns live;
+    private final InstanceGroup group;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group) {
+        this.group = group;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -60,6 +62,8 @@ final class TurnLauncher {
     Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            // A new context is leased by the instance that receives it; a known one runs where it lives.
+            runsHere(contextId);
             String taskId = ids.get();
             TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
                     answersWithFirstEvent);
@@ -67,6 +71,10 @@ final class TurnLauncher {
             return turn(run, message, null, configuration);
         }
         String taskId = message.getTaskId();
+        if (!group.alone() && live.get(taskId) == null) {
+            // A reply into a task continues the conversation where it lives.
+            runsHere(reading.find(taskId).getContextId());
+        }
         awaitQuestionTurn(taskId);
         return live.locked(taskId, () -> {
             // Looked at before the store: a turn found over has already stored its last state.
@@ -93,6 +101,13 @@ final class TurnLauncher {
                     storedTask.lastSeq(), false);
             live.started(run);
             return turn(run, message, stored, configuration);
+        });
+    }
+
+    /** Leases the context to this instance, or throws {@link RunsElsewhere} naming the instance that holds it. */
+    private void runsHere(String contextId) {
+        group.runnerElsewhere(contextId).ifPresent(url -> {
+            throw new RunsElsewhere(contextId, url);
         });
     }
 
