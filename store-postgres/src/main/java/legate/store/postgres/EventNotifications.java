@@ -78,7 +78,9 @@ final class EventNotifications implements AutoCloseable {
     private void run() {
         long backoff = 100;
         while (!closed) {
-            try (Connection c = dataSource.getConnection()) {
+            Connection c = null;
+            try {
+                c = dataSource.getConnection();
                 PGConnection pg = c.unwrap(PGConnection.class);
                 try (Statement s = c.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
@@ -95,7 +97,13 @@ final class EventNotifications implements AutoCloseable {
                         }
                     }
                 }
+                dataSource.evictConnection(c);
             } catch (SQLException | RuntimeException e) {
+                if (c != null) {
+                    // Never back to the pool: a connection that was listening may be half dead, and
+                    // a LISTEN left on it would follow it to whoever borrows it next.
+                    dataSource.evictConnection(c);
+                }
                 if (closed) {
                     break;
                 }
