@@ -56,6 +56,8 @@ final class TaskStores {
             throw new ParameterException(blame.get(), "TASK_STORE=postgres needs DATABASE_URL (--database-url):"
                     + " postgres://user:password@host:port/db or a JDBC URL");
         }
+        // Checked before connecting: a typo in the instance keys should not wait for a database.
+        instanceSettings(options, null, blame);
         DatabaseUrl url;
         try {
             url = DatabaseUrl.parse(options.databaseUrl);
@@ -80,14 +82,20 @@ final class TaskStores {
         if (!(store instanceof PostgresTaskStore postgres)) {
             return InstanceGroup.ALONE;
         }
+        return postgres.instances(instanceSettings(options, setup, blame));
+    }
+
+    /** INSTANCE_ID, INSTANCE_URL and the lease's timing, checked: a bad one is a usage error (exit status 2). */
+    private static InstanceSettings instanceSettings(ServerOptions options, ServerSetup setup, Supplier<CommandLine> blame) {
         URI explicit = null;
         if (options.instanceUrl != null && !options.instanceUrl.isBlank()) {
             try {
                 explicit = new URI(options.instanceUrl.trim());
             } catch (URISyntaxException e) {
-                throw new ParameterException(blame.get(), "INSTANCE_URL is not a URL: " + e.getMessage());
+                explicit = null;
             }
-            if (explicit.getScheme() == null || !explicit.getScheme().matches("https?") || explicit.getHost() == null) {
+            if (explicit == null || explicit.getScheme() == null || !explicit.getScheme().matches("https?")
+                    || explicit.getHost() == null) {
                 throw new ParameterException(blame.get(), "INSTANCE_URL must be an absolute http(s) URL (this"
                         + " instance's JSON-RPC URL as the other instances dial it), got " + options.instanceUrl);
             }
@@ -95,9 +103,8 @@ final class TaskStores {
         URI fixed = explicit;
         String id = options.instanceId == null || options.instanceId.isBlank() ? RandomIds.next() : options.instanceId.trim();
         try {
-            return postgres.instances(new InstanceSettings(id,
-                    port -> fixed != null ? fixed : URI.create(setup.listeningUrl(port)),
-                    Duration.ofMillis(options.leaseTtlMs), Duration.ofMillis(options.leaseHeartbeatMs)));
+            return new InstanceSettings(id, port -> fixed != null ? fixed : URI.create(setup.listeningUrl(port)),
+                    Duration.ofMillis(options.leaseTtlMs), Duration.ofMillis(options.leaseHeartbeatMs));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(blame.get(), e.getMessage());
         }
