@@ -34,10 +34,13 @@ public final class PostgresInstances implements InstanceGroup {
     private final EventNotifications notifications;
     private final InstanceSettings settings;
     private final ScheduledExecutorService heartbeat;
+    private final Runnable drain;
     private volatile URI url;
     private volatile UnsettledTasks unsettled;
 
-    PostgresInstances(ContextLeases leases, EventNotifications notifications, InstanceSettings settings) {
+    /** @param drain waits for this instance's queued appends to be committed, so the tables show its tasks as they are */
+    PostgresInstances(ContextLeases leases, EventNotifications notifications, InstanceSettings settings, Runnable drain) {
+        this.drain = drain;
         this.leases = leases;
         this.notifications = notifications;
         this.settings = settings;
@@ -148,6 +151,9 @@ public final class PostgresInstances implements InstanceGroup {
         }
         try {
             // The server abandoned its running turns: they end here, not a lease's time later as lost.
+            // Drained first: read before its last events are committed, a task shows an older
+            // number, its FAILED event is refused, and it stays WORKING with no instance to end it.
+            drain.run();
             failAll(leases.unsettledOf(settings.id()), null);
             leases.forget(settings.id());
         } catch (RuntimeException e) {

@@ -94,7 +94,8 @@ public final class PostgresTaskStore implements TaskStore {
      * instances"): the group the server joins when it starts, sharing this store's connections.
      */
     public PostgresInstances instances(InstanceSettings settings) {
-        return new PostgresInstances(new ContextLeases(dataSource), new EventNotifications(dataSource), settings);
+        return new PostgresInstances(new ContextLeases(dataSource), new EventNotifications(dataSource), settings,
+                groupCommit::drain);
     }
 
     /** The schema version this store migrated to on opening. */
