@@ -160,12 +160,16 @@ class MultiInstanceTest {
         String[] task = ids(call(proxy.url(), "SendMessage", message("Counting is slow today.", null, null, true)));
         int lost = proxy.lastBackend();
         int watcher = (lost + 1) % 3;
-        BlockingQueue<Object> frames = open(urls.get(watcher), "SubscribeToTask", "{\"id\":\"" + task[0] + "\"}", null);
+        // A stream resumed on another instance (README "Tasks that last"): everything after event 1, then live.
+        BlockingQueue<Object> frames = open(urls.get(watcher), "SubscribeToTask", "{\"id\":\"" + task[0] + "\"}", "1");
 
         processes.get(lost).process().destroyForcibly();
         assertThat(processes.get(lost).process().waitFor(30, TimeUnit.SECONDS)).isTrue();
 
         List<Frame> seen = drain(frames);
+        for (int i = 0; i < seen.size(); i++) {
+            assertThat(seen.get(i).id()).as("frame %d of %s", i, seen).isEqualTo(i + 2);
+        }
         String last = seen.get(seen.size() - 1).data();
         assertThat(last).contains("TASK_STATE_FAILED").contains("Instance lost").contains(urls.get(lost));
         String after = call(proxy.url(), "SendMessage", message("The conversation goes on.", null, task[1], false));
