@@ -100,14 +100,6 @@ final class ContextLeases {
         update("forgetting instance " + instanceId, "DELETE FROM instances WHERE id = ?", instanceId);
     }
 
-    /** The instance that holds the context's lease now, or null. */
-    Instance holder(String contextId) {
-        List<Instance> found = instances("the holder of context " + contextId, """
-                SELECT i.id, i.url FROM context_leases l JOIN instances i ON i.id = l.instance_id
-                WHERE l.context_id = ?""", contextId);
-        return found.isEmpty() ? null : found.get(0);
-    }
-
     /**
      * Leases the context to {@code self} when it is free or its holder is gone, and says where it
      * runs. Each step is one statement that succeeds for one instance only, so two instances

@@ -48,16 +48,6 @@ public final class PostgresInstances implements InstanceGroup {
                 Thread.ofPlatform().name("legate-postgres-heartbeat").daemon().factory());
     }
 
-    /** This instance's id. */
-    public String id() {
-        return settings.id();
-    }
-
-    /** This instance's URL, once it has joined. */
-    public URI url() {
-        return url;
-    }
-
     @Override
     public void join(int boundPort, UnsettledTasks unsettled) {
         this.unsettled = unsettled;
