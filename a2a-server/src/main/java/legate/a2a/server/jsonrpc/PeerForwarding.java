@@ -86,7 +86,9 @@ final class PeerForwarding {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 relayed.write(buf, 0, n);
-                // Each chunk now: an SSE frame must reach the caller at the agent's pace, not at a buffer's.
+                // An SSE frame must reach the caller at the agent's pace (PeerForwardingTest holds the
+                // second frame back until the first has arrived); Jetty's sink writes through today,
+                // and the flush keeps it so whatever buffering it gains.
                 relayed.flush();
             }
             relayed.close();
