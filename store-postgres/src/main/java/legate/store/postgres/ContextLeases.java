@@ -95,6 +95,17 @@ final class ContextLeases {
                 "SELECT t.id, t.task, t.last_seq FROM tasks t WHERE t.context_id = ? AND t.state IN (1, 2)", contextId);
     }
 
+    /**
+     * Frees the leases of conversations that have no task left (retention took them) and were
+     * leased over an hour ago; returns how many. The hour spares a new conversation leased a moment
+     * before its first task is committed, which would otherwise run on two instances.
+     */
+    int forgetEmptyConversations() {
+        return update("the leases of conversations without tasks", """
+                DELETE FROM context_leases l WHERE l.leased_at < now() - interval '1 hour'
+                AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.context_id = l.context_id)""");
+    }
+
     /** Deletes the instance's row, and with it its leases. */
     void forget(String instanceId) {
         update("forgetting instance " + instanceId, "DELETE FROM instances WHERE id = ?", instanceId);

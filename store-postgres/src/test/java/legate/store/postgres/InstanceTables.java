@@ -40,6 +40,17 @@ final class InstanceTables {
         }
     }
 
+    /** A lease of {@code context} to the instance, taken {@code agoMs} ago. */
+    void lease(String context, String instanceId, long agoMs) throws SQLException {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("INSERT INTO legate.context_leases"
+                + " (context_id, instance_id, leased_at) VALUES (?, ?, now() - ? * interval '1 millisecond')")) {
+            ps.setString(1, context);
+            ps.setString(2, instanceId);
+            ps.setLong(3, agoMs);
+            ps.executeUpdate();
+        }
+    }
+
     /** How many rows the query counts. */
     long count(String sql, String arg) throws SQLException {
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(sql)) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CountDownLatch;
@@ -153,6 +154,25 @@ class PostgresInstancesTest {
             assertThat(said(t)).as(id).contains("restarted while this task was running");
         }
         assertThat(tables.count("SELECT count(*) FROM legate.instances WHERE id = ?", "b-before")).isZero();
+    }
+
+    // The lease table would otherwise grow by a row per conversation for as long as an instance lives.
+    @Test
+    void retentionFreesTheLeasesOfConversationsWithNoTaskLeftButNotOfANewOne() throws Exception {
+        PostgresTaskStore store = store();
+        tables.instance("a", urlOf(1001).toString(), 30_000, 0);
+        long twoHours = 2 * 3600_000L;
+        tables.lease("ctx-emptied", "a", twoHours);
+        tables.lease("ctx-new", "a", 0);
+        tables.lease("ctx-kept", "a", twoHours);
+        store.append(opened(1, task("t-k", "ctx-kept", TaskState.TASK_STATE_INPUT_REQUIRED, 1_700_000_000L, 0)), true);
+
+        store.deleteTerminalBefore(Instant.now());
+
+        String leased = "SELECT count(*) FROM legate.context_leases WHERE context_id = ?";
+        assertThat(tables.count(leased, "ctx-emptied")).isZero();
+        assertThat(tables.count(leased, "ctx-new")).isEqualTo(1);
+        assertThat(tables.count(leased, "ctx-kept")).isEqualTo(1);
     }
 
     @Test
