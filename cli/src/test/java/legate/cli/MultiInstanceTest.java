@@ -59,6 +59,10 @@ class MultiInstanceTest {
     private static final List<RunningChild> processes = new ArrayList<>();
     private static final List<String> urls = new ArrayList<>();
 
+    /** A task and its conversation. */
+    private record TaskIds(String task, String context) {
+    }
+
     /** One SSE frame as the test received it. */
     private record Frame(long id, String data, long receivedNanos) {
     }
@@ -93,10 +97,10 @@ class MultiInstanceTest {
     @Test
     @Order(1)
     void aSubscriberOnOneInstanceFollowsATaskRunningOnAnotherFrameByFrameWithTheSameIds() throws Exception {
-        String[] task = ids(call(proxy.url(), "SendMessage", message("One. Two. Three.", null, null, true)));
+        TaskIds task = ids(call(proxy.url(), "SendMessage", message("One. Two. Three.", null, null, true)));
         int runner = proxy.lastBackend();
 
-        List<Frame> followed = stream(proxy.url(), "SubscribeToTask", "{\"id\":\"" + task[0] + "\"}", null);
+        List<Frame> followed = stream(proxy.url(), "SubscribeToTask", "{\"id\":\"" + task.task() + "\"}", null);
         assertThat(proxy.lastBackend()).as("subscribed elsewhere").isNotEqualTo(runner);
 
         // PROTOCOL (A2A §3.1.6): the task first, then its events as they happen, up to the terminal one.
@@ -110,7 +114,7 @@ class MultiInstanceTest {
         long spreadMs = (followed.get(followed.size() - 1).receivedNanos() - followed.get(1).receivedNanos()) / 1_000_000;
         assertThat(spreadMs).as("ms between the first live frame and the last").isGreaterThan(300);
         // The same event has the same id on every stream (README "Tasks that last"): the runner's own replay.
-        List<Frame> replayed = stream(urls.get(runner), "SubscribeToTask", "{\"id\":\"" + task[0] + "\"}", "0");
+        List<Frame> replayed = stream(urls.get(runner), "SubscribeToTask", "{\"id\":\"" + task.task() + "\"}", "0");
         for (Frame f : followed.subList(1, followed.size())) {
             assertThat(replayed).as("the runner's frame %d", f.id())
                     .anySatisfy(r -> assertThat(r).isEqualTo(new Frame(f.id(), f.data(), r.receivedNanos())));
@@ -120,14 +124,14 @@ class MultiInstanceTest {
     @Test
     @Order(2)
     void aCancelReachingAnotherInstanceCancelsTheTaskWhereItRuns() throws Exception {
-        String[] task = ids(call(proxy.url(), "SendMessage", message("Some words to count.", null, null, true)));
+        TaskIds task = ids(call(proxy.url(), "SendMessage", message("Some words to count.", null, null, true)));
         int runner = proxy.lastBackend();
 
-        String canceled = call(proxy.url(), "CancelTask", "{\"id\":\"" + task[0] + "\"}");
+        String canceled = call(proxy.url(), "CancelTask", "{\"id\":\"" + task.task() + "\"}");
         assertThat(proxy.lastBackend()).isNotEqualTo(runner);
         // PROTOCOL (A2A §3.1.5): the answer is the task once it is CANCELED; a second cancel is -32002.
         assertThat(canceled).contains("TASK_STATE_CANCELED");
-        assertThat(call(proxy.url(), "CancelTask", "{\"id\":\"" + task[0] + "\"}")).contains("\"code\":-32002");
+        assertThat(call(proxy.url(), "CancelTask", "{\"id\":\"" + task.task() + "\"}")).contains("\"code\":-32002");
     }
 
     @Test
@@ -136,13 +140,13 @@ class MultiInstanceTest {
         String asked = call(proxy.url(), "SendMessage", message("", null, null, false));
         int home = proxy.lastBackend();
         assertThat(asked).contains("TASK_STATE_INPUT_REQUIRED");
-        String[] task = ids(asked);
+        TaskIds task = ids(asked);
 
-        String answered = call(proxy.url(), "SendMessage", message("Now there is text. Two sentences.", task[0], null, false));
+        String answered = call(proxy.url(), "SendMessage", message("Now there is text. Two sentences.", task.task(), null, false));
         assertThat(proxy.lastBackend()).isNotEqualTo(home);
         assertThat(answered).contains("TASK_STATE_COMPLETED").contains("Words: 6");
 
-        List<Frame> next = stream(proxy.url(), "SendStreamingMessage", message("Three more words.", null, task[1], false), null);
+        List<Frame> next = stream(proxy.url(), "SendStreamingMessage", message("Three more words.", null, task.context(), false), null);
         assertThat(proxy.lastBackend()).isNotEqualTo(home);
         // Relayed byte for byte: the frames carry the ids of the instance that ran the turn, from 1.
         assertThat(next.get(0).id()).isEqualTo(1);
@@ -151,17 +155,17 @@ class MultiInstanceTest {
         }
         assertThat(next.get(next.size() - 1).data()).contains("TASK_STATE_COMPLETED");
         assertThat(next.get(next.size() - 2).data()).contains("Words: 3");
-        assertThat(leaseHolder(task[1])).as("the conversation never moved").isEqualTo(urls.get(home));
+        assertThat(leaseHolder(task.context())).as("the conversation never moved").isEqualTo(urls.get(home));
     }
 
     @Test
     @Order(4)
     void aKilledInstancesRunningTaskFailsAsInstanceLostAndItsConversationGoesOnWhereTheNextTaskArrives() throws Exception {
-        String[] task = ids(call(proxy.url(), "SendMessage", message("Counting is slow today.", null, null, true)));
+        TaskIds task = ids(call(proxy.url(), "SendMessage", message("Counting is slow today.", null, null, true)));
         int lost = proxy.lastBackend();
         int watcher = (lost + 1) % 3;
         // A stream resumed on another instance (README "Tasks that last"): everything after event 1, then live.
-        BlockingQueue<Object> frames = open(urls.get(watcher), "SubscribeToTask", "{\"id\":\"" + task[0] + "\"}", "1");
+        BlockingQueue<Object> frames = open(urls.get(watcher), "SubscribeToTask", "{\"id\":\"" + task.task() + "\"}", "1");
 
         processes.get(lost).process().destroyForcibly();
         assertThat(processes.get(lost).process().waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -172,11 +176,11 @@ class MultiInstanceTest {
         }
         String last = seen.get(seen.size() - 1).data();
         assertThat(last).contains("TASK_STATE_FAILED").contains("Instance lost").contains(urls.get(lost));
-        String after = call(proxy.url(), "SendMessage", message("The conversation goes on.", null, task[1], false));
+        String after = call(proxy.url(), "SendMessage", message("The conversation goes on.", null, task.context(), false));
         int now = proxy.lastBackend();
         assertThat(now).isNotEqualTo(lost);
         assertThat(after).contains("TASK_STATE_COMPLETED").contains("Words: 4");
-        assertThat(leaseHolder(task[1])).isEqualTo(urls.get(now));
+        assertThat(leaseHolder(task.context())).isEqualTo(urls.get(now));
     }
 
     private static String message(String text, String taskId, String contextId, boolean returnImmediately) {
@@ -188,10 +192,10 @@ class MultiInstanceTest {
     }
 
     /** The task id and context id of the first task in an answer. */
-    private static String[] ids(String answer) {
+    private static TaskIds ids(String answer) {
         Matcher m = TASK.matcher(answer);
         assertThat(m.find()).as("a task in %s", answer).isTrue();
-        return new String[] {m.group(1), m.group(2)};
+        return new TaskIds(m.group(1), m.group(2));
     }
 
     private static HttpRequest request(String url, String method, String params, String lastEventId) {
