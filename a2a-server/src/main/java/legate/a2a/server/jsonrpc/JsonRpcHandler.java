@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
  * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops.
+ * method, params, dispatch; each step that fails answers with its own code and stops. A request
+ * the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere}) is
+ * forwarded there as it came ({@link PeerForwarding}).
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
