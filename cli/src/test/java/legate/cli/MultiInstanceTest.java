@@ -96,7 +96,7 @@ class MultiInstanceTest {
 
     @Test
     @Order(1)
-    void aSubscriberOnOneInstanceFollowsATaskRunningOnAnotherFrameByFrameWithTheSameIds() throws Exception {
+    void aSubscriberOnOneInstanceFollowsATaskRunningOnAnotherFrameByFrameAndTheOthersAnswerForIt() throws Exception {
         TaskIds task = ids(call(proxy.url(), "SendMessage", message("One. Two. Three.", null, null, true)));
         int runner = proxy.lastBackend();
 
@@ -113,6 +113,11 @@ class MultiInstanceTest {
         assertThat(followed).hasSizeGreaterThanOrEqualTo(3);
         long spreadMs = (followed.get(followed.size() - 1).receivedNanos() - followed.get(1).receivedNanos()) / 1_000_000;
         assertThat(spreadMs).as("ms between the first live frame and the last").isGreaterThan(300);
+        // Any instance answers for any task: GetTask and ListTasks on the two that did not run it.
+        assertThat(call(urls.get((runner + 1) % 3), "GetTask", "{\"id\":\"" + task.task() + "\"}"))
+                .contains("TASK_STATE_COMPLETED").contains("Words: 3");
+        assertThat(call(urls.get((runner + 2) % 3), "ListTasks", "{\"contextId\":\"" + task.context() + "\"}"))
+                .contains(task.task()).contains("\"totalSize\":1");
         // The same event has the same id on every stream (README "Tasks that last"): the runner's own replay.
         List<Frame> replayed = stream(urls.get(runner), "SubscribeToTask", "{\"id\":\"" + task.task() + "\"}", "0");
         for (Frame f : followed.subList(1, followed.size())) {
