@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
@@ -88,6 +90,15 @@ final class AgentCommand implements Callable<Integer> {
         c.server.shutdownGraceMs = Long.parseLong(grace);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
+        c.server.instanceUrl = settings.get(ServerOptions.INSTANCE_URL).orElse(null);
+        c.server.instanceId = settings.get(ServerOptions.INSTANCE_ID).orElse(null);
+        String leaseTtl = settings.get(ServerOptions.LEASE_TTL_MS).orElse(ServerOptions.DEFAULT_LEASE_TTL_MS);
+        String heartbeat = settings.get(ServerOptions.LEASE_HEARTBEAT_MS).orElse(ServerOptions.DEFAULT_LEASE_HEARTBEAT_MS);
+        if (!plainNumber(leaseTtl, 18) || !plainNumber(heartbeat, 18)) {
+            return null;
+        }
+        c.server.leaseTtlMs = Long.parseLong(leaseTtl);
+        c.server.leaseHeartbeatMs = Long.parseLong(heartbeat);
         try {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
@@ -125,20 +136,33 @@ final class AgentCommand implements Callable<Integer> {
             return 2;
         }
         TaskStore store;
+        Supplier<CommandLine> blame = () -> spec != null ? spec.commandLine() : new CommandLine(this);
         try {
-            store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
+            store = TaskStores.open(server, blame);
         } catch (TaskStores.StoreUnavailable e) {
             System.err.println("legate agent: " + e.getMessage());
             return 1;
         }
+        InstanceGroup group;
+        try {
+            group = TaskStores.group(store, server, setup, blame);
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
+        }
         AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), group);
         int bound;
         try {
             bound = a2a.start();
         } catch (IOException e) {
             System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            a2a.stop();
+            return 1;
+        } catch (RuntimeException e) {
+            // Joining the other instances on the database failed (it went away after the store opened).
+            System.err.println("legate agent: cannot start: " + e.getMessage());
             a2a.stop();
             return 1;
         }

@@ -23,6 +23,7 @@ import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
 import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -175,11 +176,14 @@ final class BridgeCommand implements Callable<Integer> {
         }
         Bridge bridge;
         try {
-            bridge = Bridge.create(config, store);
+            bridge = Bridge.create(config, store, TaskStores.group(store, server, setup, spec::commandLine));
         } catch (IllegalArgumentException | PolicyFileError e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
             return 2;
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
         } catch (AdapterNotInstalled e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
@@ -195,6 +199,11 @@ final class BridgeCommand implements Callable<Integer> {
             return 1;
         } catch (IOException e) {
             System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            bridge.stop();
+            return 1;
+        } catch (RuntimeException e) {
+            // Joining the other instances on the database failed (it went away after the store opened).
+            System.err.println("legate bridge: cannot start: " + e.getMessage());
             bridge.stop();
             return 1;
         }

@@ -27,6 +27,13 @@ final class ServerOptions {
     static final String MAX_TASKS = "MAX_TASKS";
     static final String SHUTDOWN_GRACE_MS = "SHUTDOWN_GRACE_MS";
     static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
+
+    static final String INSTANCE_URL = "INSTANCE_URL";
+    static final String INSTANCE_ID = "INSTANCE_ID";
+    static final String LEASE_TTL_MS = "LEASE_TTL_MS";
+    static final String LEASE_HEARTBEAT_MS = "LEASE_HEARTBEAT_MS";
+    static final String DEFAULT_LEASE_TTL_MS = "10000";
+    static final String DEFAULT_LEASE_HEARTBEAT_MS = "2000";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
@@ -81,6 +88,22 @@ final class ServerOptions {
             description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503) "
                     + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
     long shutdownGraceMs;
+
+    @Option(names = "--instance-url", descriptionKey = INSTANCE_URL,
+            description = "With TASK_STORE=postgres, where the other instances on the database reach this one: its JSON-RPC URL [INSTANCE_URL] (default: the URL it listens on).")
+    String instanceUrl;
+
+    @Option(names = "--instance-id", descriptionKey = INSTANCE_ID,
+            description = "With TASK_STORE=postgres, this instance's id among the others [INSTANCE_ID] (default: generated at each start).")
+    String instanceId;
+
+    @Option(names = "--lease-ttl-ms", descriptionKey = LEASE_TTL_MS, defaultValue = DEFAULT_LEASE_TTL_MS,
+            description = "With TASK_STORE=postgres, how long after its last heartbeat an instance is gone: its running tasks FAILED, its conversations free [LEASE_TTL_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseTtlMs;
+
+    @Option(names = "--lease-heartbeat-ms", descriptionKey = LEASE_HEARTBEAT_MS, defaultValue = DEFAULT_LEASE_HEARTBEAT_MS,
+            description = "With TASK_STORE=postgres, how often an instance renews its heartbeat, at most a third of LEASE_TTL_MS [LEASE_HEARTBEAT_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseHeartbeatMs;
 
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {

@@ -10,6 +10,7 @@ import java.util.function.IntFunction;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.a2a.server.task.UnsettledTasks;
@@ -43,13 +44,15 @@ public final class AgentServer implements AutoCloseable {
     private final AgentExecutor executor;
     private final TaskStore store;
     private final Clock clock;
+    private final InstanceGroup group;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock) {
+                        TaskStore store, Clock clock, InstanceGroup group) {
+        this.group = group;
         this.config = config;
         this.cardForPort = cardForPort;
         this.executor = executor;
@@ -92,7 +95,8 @@ public final class AgentServer implements AutoCloseable {
      * @param cardForPort builds the Agent Card once the port is bound (port 0 is only known then)
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
-        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC());
+        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
+                InstanceGroup.ALONE);
     }
 
     /**
@@ -101,21 +105,37 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock);
+        return new AgentServer(config, cardForPort, executor, store, clock, InstanceGroup.ALONE);
     }
 
     /**
-     * Fails the tasks the last run of the store left running, binds, builds the card for the bound
+     * A server that is one instance of {@code group}, several instances sharing {@code store}
+     * (README "Several instances"); the server joins the group when it starts and leaves it when
+     * it stops.
+     */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, InstanceGroup group) {
+        return new AgentServer(config, cardForPort, executor, store, clock, group);
+    }
+
+    /**
+     * Binds, joins the instance group (alone: fails every task the last run of the store left
+     * running; in a group: those of the instances that are gone), builds the card for the bound
      * port, starts serving and the retention sweep, and returns the port.
      */
     public int start() throws Exception {
-        // Before listening: no caller may see a task WORKING that nothing will ever finish.
-        new UnsettledTasks(store, clock).failAll();
         connector.open();
         int port = connector.getLocalPort();
+        // Before serving: no caller may see a task WORKING that nothing will ever finish.
+        try {
+            group.join(port, new UnsettledTasks(store, clock));
+        } catch (RuntimeException e) {
+            connector.close();
+            throw e;
+        }
         AgentCard card = cardForPort.apply(port);
         RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
-                config.cancelWait(), turns);
+                config.cancelWait(), turns, group);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
         JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
@@ -184,6 +204,7 @@ public final class AgentServer implements AutoCloseable {
                 sweep.close();
             }
             if (stopped.compareAndSet(false, true)) {
+                group.close();
                 store.close();
             }
         }

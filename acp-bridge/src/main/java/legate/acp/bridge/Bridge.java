@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterRegistry;
@@ -36,13 +37,15 @@ public final class Bridge {
     private final BridgeLogs logs;
     private final PermissionRules policy;
     private final TaskStore store;
+    private final InstanceGroup group;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store)
-            throws PolicyFileError {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
+                   InstanceGroup group) throws PolicyFileError {
+        this.group = group;
         this.config = config;
         this.store = store;
         this.backend = backend.withEnvironment(config.agentEnv());
@@ -73,7 +76,16 @@ public final class Bridge {
      * closes it when it stops.
      */
     public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled, PolicyFileError {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
+        return create(config, store, InstanceGroup.ALONE);
+    }
+
+    /**
+     * The same, as one instance of {@code group}, several bridges sharing {@code store} (README
+     * "Several instances"): each conversation's agent runs on the instance that holds it.
+     */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group)
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
@@ -85,7 +97,7 @@ public final class Bridge {
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
             throws AdapterNotInstalled, PolicyFileError {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store);
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE);
     }
 
     /**
@@ -110,7 +122,7 @@ public final class Bridge {
         AgentServer a2a = AgentServer.create(config.server(),
                 port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)),
                 new AcpExecutor(registry, config.supervision().askTimeout()),
-                store, clock);
+                store, clock, group);
         int port;
         try {
             port = a2a.start();

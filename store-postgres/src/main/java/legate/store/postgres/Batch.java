@@ -32,6 +32,9 @@ import lf.a2a.v1.Task;
  */
 final class Batch {
     // PROTOCOL (A2A §3.1.3): the task stored is the task after its latest event, and the log keeps every event.
+    // The notification of each task whose rows went in is sent by PostgreSQL at commit, and only
+    // if it commits (EventNotifications listens): other instances learn of the events as soon as
+    // they can read them, never before.
     // One statement, so one round trip and its own transaction: the tasks' rows, then the events of
     // the tasks whose rows went in (a data-modifying WITH runs whether or not it is referenced, and
     // the foreign key sees the rows inserted beside it), then the ids of those tasks.
@@ -53,7 +56,7 @@ final class Batch {
               SELECT e.task_id, e.seq, e.event FROM unnest(?::text[], ?::int8[], ?::bytea[]) AS e(task_id, seq, event)
               WHERE e.task_id IN (SELECT id FROM accepted)
             )
-            SELECT id FROM accepted
+            SELECT id, pg_notify('legate_events', id) FROM accepted
             """;
 
     /** One task's writes in this batch, in sequence order. */

@@ -14,6 +14,7 @@ import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.RunsElsewhere;
 import legate.a2a.server.task.ServerStopping;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
  * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops.
+ * method, params, dispatch; each step that fails answers with its own code and stops. A request
+ * the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere}) is
+ * forwarded there as it came ({@link PeerForwarding}).
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
@@ -45,6 +48,8 @@ public final class JsonRpcHandler extends Handler.Abstract {
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
     private final Scheduler scheduler;
+    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
+    private volatile PeerForwarding forwarding;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
@@ -67,11 +72,10 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
-        boolean bodyRead = false;
+        byte[] body = null;
         try {
             checkContentType(request);
-            byte[] body = readBody(request);
-            bodyRead = true;
+            body = readBody(request);
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -92,17 +96,44 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
+        } catch (RunsElsewhere e) {
+            forward(request, body, e, response, callback, id);
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
             refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
-                    e.getMessage()), bodyRead);
+                    e.getMessage()), body != null);
         } catch (A2aException e) {
-            refuse(request, response, callback, id, e, bodyRead);
+            refuse(request, response, callback, id, e, body != null);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
-            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), body != null);
         }
         return true;
+    }
+
+    /** The request belongs to a conversation another instance runs: it answers, through this one. */
+    private void forward(Request request, byte[] body, RunsElsewhere e, Response response, Callback callback, JsonNode id) {
+        if (request.getHeaders().contains(PeerForwarding.FORWARDED)) {
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("this request was forwarded here by"
+                    + " another instance of the agent, but its conversation runs on " + e.instanceUrl()
+                    + " (it moved meanwhile); send it again"), true);
+            return;
+        }
+        PeerForwarding f = forwarding;
+        if (f == null) {
+            synchronized (this) {
+                f = forwarding;
+                if (f == null) {
+                    f = new PeerForwarding();
+                    forwarding = f;
+                }
+            }
+        }
+        try {
+            f.forward(request, body, e.instanceUrl(), response, callback);
+        } catch (A2aException unreachable) {
+            refuse(request, response, callback, id, unreachable, true);
+        }
     }
 
     private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e,

@@ -40,15 +40,27 @@ public final class RequestHandler implements AutoCloseable {
     private final TaskCancelling cancelling;
     private final TaskSubscribing subscribing;
 
+    /** The operations of an instance alone on its store. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns) {
+        this(executor, store, card, clock, ids, cancelWait, turns, InstanceGroup.ALONE);
+    }
+
+    /**
+     * The operations of one instance of a {@code group}: a request for a conversation that runs on
+     * another instance throws {@link RunsElsewhere} before it has changed anything, for the binding
+     * to forward; a task running elsewhere is followed through the store.
+     */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, InstanceGroup group) {
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
         this.reading = new TaskReading(store);
-        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns, live));
-        this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait);
-        this.subscribing = new TaskSubscribing(reading, store, live);
+        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
+                live, group));
+        this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
+        this.subscribing = new TaskSubscribing(reading, store, live, group);
     }
 
     public AgentCard card() {

@@ -30,9 +30,11 @@ final class TaskCancelling {
     private final LiveTurns live;
     private final Clock clock;
     private final Duration cancelWait;
+    private final InstanceGroup group;
 
     TaskCancelling(AgentExecutor executor, TaskStore store, TaskReading reading, LiveTurns live, Clock clock,
-                   Duration cancelWait) {
+                   Duration cancelWait, InstanceGroup group) {
+        this.group = group;
         this.executor = executor;
         this.store = store;
         this.reading = reading;
@@ -48,6 +50,16 @@ final class TaskCancelling {
      */
     Task cancel(CancelTaskRequest request) {
         String id = request.getId();
+        if (!group.alone() && live.get(id) == null) {
+            // The instance that runs the task's conversation cancels it: its turn, or the executor's
+            // hook for a parked task (the bridge's agent process lives there).
+            Task task = reading.find(id);
+            if (!TaskStates.isTerminal(task.getStatus().getState())) {
+                group.runnerElsewhere(task.getContextId()).ifPresent(url -> {
+                    throw new RunsElsewhere(task.getContextId(), url);
+                });
+            }
+        }
         TaskRun running = live.locked(id, () -> {
             TaskRun run = live.get(id);
             if (run != null && run.requestCancel()) {

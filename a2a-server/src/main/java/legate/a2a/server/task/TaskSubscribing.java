@@ -4,6 +4,7 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.TaskStates;
 import lf.a2a.v1.SubscribeToTaskRequest;
 import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
 
 /**
  * SubscribeToTask (A2A §3.1.6): a stream that starts with a snapshot of the task and goes on with
@@ -16,11 +17,13 @@ final class TaskSubscribing {
     private final TaskReading reading;
     private final TaskStore store;
     private final LiveTurns live;
+    private final InstanceGroup group;
 
-    TaskSubscribing(TaskReading reading, TaskStore store, LiveTurns live) {
+    TaskSubscribing(TaskReading reading, TaskStore store, LiveTurns live, InstanceGroup group) {
         this.reading = reading;
         this.store = store;
         this.live = live;
+        this.group = group;
     }
 
     /** @param lastEventId the Last-Event-ID the caller sent, as sent; null without one */
@@ -40,6 +43,9 @@ final class TaskSubscribing {
         if (run != null) {
             // PROTOCOL (A2A §3.1.6): the first event is a snapshot of the task, then the live events.
             return run.subscribeWithSnapshot();
+        }
+        if (runsOnAnotherInstance(task)) {
+            return ForeignTurn.withSnapshot(store, group, stored);
         }
         return Subscription.snapshotOnly(stored);
     }
@@ -62,11 +68,24 @@ final class TaskSubscribing {
                 // Events lost in a crash, or an id this agent never sent: the snapshot says where the task stands.
                 return Subscription.snapshotOnly(stored);
             }
+            if (runsOnAnotherInstance(stored.task())) {
+                return ForeignTurn.after(store, group, taskId, after);
+            }
             Subscription s = Subscription.closed();
             Replay.read(store, taskId, after).into(s);
             s.end();
             return s;
         });
+    }
+
+    /**
+     * A task SUBMITTED or WORKING with no turn here: in a group, another instance runs it (or ran
+     * it, and the group will fail it once that instance is known to be gone); alone, a task the
+     * start-up scan is about to fail.
+     */
+    private boolean runsOnAnotherInstance(Task task) {
+        TaskState state = task.getStatus().getState();
+        return !group.alone() && (state == TaskState.TASK_STATE_SUBMITTED || state == TaskState.TASK_STATE_WORKING);
     }
 
     /** The id of an SSE frame this server sent: a non-negative integer, else -32602. */

@@ -47,9 +47,11 @@ final class TurnLauncher {
     private final Duration retireWait;
     private final ExecutorService turns;
     private final LiveTurns live;
+    private final InstanceGroup group;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group) {
+        this.group = group;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -66,6 +68,8 @@ final class TurnLauncher {
         live.admit();
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            // A new context is leased by the instance that receives it; a known one runs where it lives.
+            runsHere(contextId);
             String taskId = ids.get();
             TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
                     answersWithFirstEvent);
@@ -73,6 +77,10 @@ final class TurnLauncher {
             return turn(run, message, null, configuration, null);
         }
         String taskId = message.getTaskId();
+        if (!group.alone() && live.get(taskId) == null) {
+            // A reply into a task continues the conversation where it lives.
+            runsHere(reading.find(taskId).getContextId());
+        }
         awaitQuestionTurn(taskId);
         return live.locked(taskId, () -> {
             // Looked at before the store: a turn found over has already stored its last state.
@@ -106,6 +114,13 @@ final class TurnLauncher {
                     storedTask.lastSeq(), false);
             live.started(run);
             return turn(run, message, stored, configuration, null);
+        });
+    }
+
+    /** Leases the context to this instance, or throws {@link RunsElsewhere} naming the instance that holds it. */
+    private void runsHere(String contextId) {
+        group.runnerElsewhere(contextId).ifPresent(url -> {
+            throw new RunsElsewhere(contextId, url);
         });
     }
 
