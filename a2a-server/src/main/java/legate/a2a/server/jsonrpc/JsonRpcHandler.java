@@ -13,6 +13,9 @@ import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
+import legate.a2a.server.Principal;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.task.RequestHandler;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
@@ -32,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
- * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops.
+ * its own virtual thread, in this order: credential, content type, body size, JSON, A2A-Version,
+ * envelope, method, params, dispatch; each step that fails answers with its own code and stops.
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
@@ -41,6 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class JsonRpcHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
+    private final CallerAuthentication authentication;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
 
@@ -48,9 +52,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
-    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive) {
         super(InvocationType.BLOCKING);
         this.methods = MethodTable.table(handler);
+        this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
     }
@@ -64,6 +70,19 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
+        Principal caller;
+        try {
+            // PROTOCOL (A2A §7, §3.3.2): every method but the public card needs a credential; a
+            // caller without one is answered 401 before its body is read, so it learns nothing.
+            caller = authentication.authenticate(request.getHeaders());
+        } catch (Unauthenticated e) {
+            LOG.info("refused a request from {}: {}", Request.getRemoteAddr(request), e.why());
+            for (String challenge : e.challenges()) {
+                response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, challenge);
+            }
+            reply(response, callback, e.error().httpStatus(), ErrorBody.of(id, e));
+            return true;
+        }
         try {
             checkContentType(request);
             byte[] body = readBody(request);
@@ -82,7 +101,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params, request.getHeaders())) {
+            switch (method.call(params, request.getHeaders(), caller)) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();

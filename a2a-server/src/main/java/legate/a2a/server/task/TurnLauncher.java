@@ -42,9 +42,11 @@ final class TurnLauncher {
     private final Duration retireWait;
     private final ExecutorService turns;
     private final LiveTurns live;
+    private final TurnQuota quota;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, TurnQuota quota) {
+        this.quota = quota;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -56,23 +58,33 @@ final class TurnLauncher {
         this.live = live;
     }
 
-    /** Finds or creates the task identity of a validated message and opens its turn. */
-    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
+    /**
+     * Finds or creates the task identity of a validated message and opens its turn, as
+     * {@code owner}'s: a new task (and a new conversation) is theirs, and only their own task or
+     * conversation can be continued.
+     */
+    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent, String owner) {
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            if (!message.getContextId().isEmpty()) {
+                requireOwnConversation(contextId, owner);
+            }
+            quota.acquire(owner);
             String taskId = ids.get();
-            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
+            TaskRun run = new TaskRun(taskId, contextId, owner, executorName, store, clock, true, 0,
                     answersWithFirstEvent);
             live.started(run);
             return turn(run, message, null, configuration);
         }
         String taskId = message.getTaskId();
+        // Before anything else looks at the task: another principal's task is not there for this caller.
+        reading.storedWithSeq(taskId, owner);
         awaitQuestionTurn(taskId);
         return live.locked(taskId, () -> {
             // Looked at before the store: a turn found over has already stored its last state.
             TaskRun previous = live.get(taskId);
             boolean stillRunning = previous != null && !previous.isOver();
-            StoredTask storedTask = reading.storedWithSeq(taskId);
+            StoredTask storedTask = reading.storedWithSeq(taskId, owner);
             Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 // PROTOCOL (A2A §3.1.1): a terminal task accepts no further messages.
@@ -89,11 +101,25 @@ final class TurnLauncher {
                         + TaskStates.label(stored.getStatus().getState())
                         + "; send the next message once it asks for input or finishes");
             }
-            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+            quota.acquire(owner);
+            TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
                     storedTask.lastSeq(), false);
             live.started(run);
             return turn(run, message, stored, configuration);
         });
+    }
+
+    /**
+     * A new task in a conversation the caller named: the conversation must be the caller's own, or
+     * nobody's yet (then it becomes theirs). Refused before anything runs or is stored: writing
+     * into another principal's conversation would put words in their agent's session.
+     */
+    private void requireOwnConversation(String contextId, String owner) {
+        String holder = store.contextOwner(contextId).orElseGet(() -> store.claimContext(contextId, owner));
+        if (!holder.equals(owner)) {
+            throw A2aError.INVALID_PARAMS.exception("message.contextId " + contextId
+                    + " names a conversation this caller cannot write into; leave contextId out to start a new one");
+        }
     }
 
     /**
@@ -142,6 +168,7 @@ final class TurnLauncher {
                 run.finish(failure);
             } finally {
                 live.retired(run);
+                quota.release(run.owner());
                 run.retired.complete(null);
             }
         });
