@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
@@ -89,6 +90,11 @@ final class AgentCommand implements Callable<Integer> {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+            if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_TASKS_PER_PRINCIPAL), 9)) {
+                return null;
+            }
+            c.server.security.readFrom(settings);
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
             return null;
@@ -120,6 +126,13 @@ final class AgentCommand implements Callable<Integer> {
         if (setup == null) {
             return 2;
         }
+        ServerConfig config;
+        try {
+            config = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
         TaskStore store;
         try {
             store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
@@ -127,7 +140,7 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return 1;
         }
-        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
+        AgentServer a2a = AgentServer.create(config,
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
                 new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
         int bound;
