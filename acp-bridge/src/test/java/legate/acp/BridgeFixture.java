@@ -47,8 +47,14 @@ public final class BridgeFixture implements AutoCloseable {
 
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock) {
+        this(backend, sandbox, launcher, policy, logs, clock, AdapterConfig.DEFAULT_MAX_AGENTS);
+    }
+
+    /** @param maxAgents the most agent processes at once (ACP_MAX_AGENTS) */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, int maxAgents) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
-                1024 * 1024);
+                1024 * 1024, maxAgents);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
         this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry), cancelsDelivered), new InMemoryTaskStore(),

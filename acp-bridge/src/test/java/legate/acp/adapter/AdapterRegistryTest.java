@@ -65,6 +65,26 @@ class AdapterRegistryTest {
         }
     }
 
+    // README "Security", limits: ACP_MAX_AGENTS is a ceiling, never a queue; an agent no task holds gives its place.
+    @Test
+    void theMostAgentsAtOnceIsACeilingAndAnUnusedAgentGivesItsPlace() throws Exception {
+        try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend(), dir, ProcessLauncher.system(),
+                new PermissionClassifier("default", false), BridgeLogs.disabled(), clock, 2)) {
+            long unused = bridge.pids("a")[0];
+            assertThat(bridge.send("b", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+            long c = bridge.pids("c")[0];
+            ProcessAssertions.assertGone(unused);
+            assertThat(ProcessAssertions.alive(c)).isTrue();
+
+            assertThat(bridge.send("c", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            StreamRecorder refused = bridge.run("d", "pids");
+            assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
+            assertThat(String.join(" ", refused.said())).contains("already runs 2 agents", "ACP_MAX_AGENTS");
+            assertThat(ProcessAssertions.alive(c)).isTrue();
+        }
+    }
+
     @Test
     void shutdownStopsEveryAgentWithEverythingItStarted() throws Exception {
         // PEER (codex-acp): a child that ignores stdin EOF and leaves a grandchild holding the pipes.
