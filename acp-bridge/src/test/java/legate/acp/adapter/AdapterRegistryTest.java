@@ -71,6 +71,8 @@ class AdapterRegistryTest {
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend(), dir, ProcessLauncher.system(),
                 new PermissionClassifier("default", false), BridgeLogs.disabled(), clock, 2)) {
             long unused = bridge.pids("a")[0];
+            // A question parked in a conversation keeps its agent (an open task): b holds its place.
+            long held = bridge.pids("b")[0];
             assertThat(bridge.send("b", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
 
             long c = bridge.pids("c")[0];
@@ -82,6 +84,7 @@ class AdapterRegistryTest {
             assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(String.join(" ", refused.said())).contains("already runs 2 agents", "ACP_MAX_AGENTS");
             assertThat(ProcessAssertions.alive(c)).isTrue();
+            assertThat(ProcessAssertions.alive(held)).isTrue();
         }
     }
 
