@@ -72,7 +72,10 @@ public final class JwtBearer implements CredentialScheme {
         this.processor = p;
     }
 
-    /** Keys fetched from a JWKS URL, cached, fetched again on an unknown kid at most once per {@code refetchInterval}. */
+    /**
+     * Keys fetched from a JWKS URL, cached for five minutes, fetched again on an unknown kid at most
+     * once per {@code refetchInterval} (shorter than the five minutes; zero: no limit, for tests).
+     */
     public static JwtBearer fromJwksUrl(URI jwksUrl, String issuer, String audience, Duration refetchInterval) {
         JWKSourceBuilder<SecurityContext> builder;
         try {

@@ -56,6 +56,7 @@ class JwtBearerTest {
     private final AtomicReference<String> served = new AtomicReference<>();
     private final AtomicInteger fetches = new AtomicInteger();
     private HttpServer jwks;
+    private URI jwksUrl;
     private RSAKey k1;
     private SecuredAgent agent;
 
@@ -73,9 +74,9 @@ class JwtBearerTest {
             exchange.close();
         });
         jwks.start();
-        URI url = URI.create("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
+        jwksUrl = URI.create("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
         agent = new SecuredAgent(cleanup, new ServerSecurity(new CallerAuthentication(
-                List.of(JwtBearer.fromJwksUrl(url, ISSUER, AUDIENCE, Duration.ZERO))), null, 0));
+                List.of(JwtBearer.fromJwksUrl(jwksUrl, ISSUER, AUDIENCE, Duration.ZERO))), null, 0));
     }
 
     @AfterEach
@@ -153,6 +154,24 @@ class JwtBearerTest {
         assertThat(fetches.get()).isGreaterThan(before);
         // k1 left the set: its tokens are refused from now on.
         assertThat(status(rsa(k1, claims().build()))).isEqualTo(401);
+    }
+
+    // README "Security": the fetch an unknown kid causes is rate-limited, so tokens with made-up kids
+    // cannot make this server hammer the issuer's JWKS endpoint.
+    @Test
+    void madeUpKidsFetchTheJwksAtMostOncePerInterval() throws Exception {
+        SecuredAgent limited = new SecuredAgent(cleanup, new ServerSecurity(new CallerAuthentication(
+                List.of(JwtBearer.fromJwksUrl(jwksUrl, ISSUER, AUDIENCE, Duration.ofMinutes(4)))), null, 0));
+        String valid = rsa(k1, claims().build());
+        assertThat(limited.post(A2aMethods.LIST_TASKS, "{}", Map.of("Authorization", "Bearer " + valid)).statusCode())
+                .isEqualTo(200);
+        int before = fetches.get();
+        for (int i = 0; i < 5; i++) {
+            String madeUp = rsa(new RSAKeyGenerator(2048).keyID("made-up-" + i).generate(), claims().build());
+            assertThat(limited.post(A2aMethods.LIST_TASKS, "{}", Map.of("Authorization", "Bearer " + madeUp))
+                    .statusCode()).isEqualTo(401);
+        }
+        assertThat(fetches.get() - before).isLessThanOrEqualTo(1);
     }
 
     // A2A_JWT_KEY: a PEM public key without a kid verifies tokens whatever kid they carry.
