@@ -17,10 +17,12 @@ import picocli.CommandLine;
  * flags and over the defaults, as it was when each command declared them itself.
  */
 class ServerOptionsTest {
-    private static final Map<String, String> ENV = Map.of("HOST", "0.0.0.0", "PORT", "41999",
-            "PUBLIC_URL", "http://proxy:8080/a2a", "AGENT_NAME", "Named", "MAX_BODY_BYTES", "2048",
-            "TASK_STORE", "postgres", "DATA_DIR", "/var/lib/legate", "DATABASE_URL", "postgres://u:s3cret@db:5432/legate",
-            "TASK_RETENTION", "12h", "MAX_TASKS", "500");
+    private static final Map<String, String> ENV = Map.ofEntries(Map.entry("HOST", "0.0.0.0"), Map.entry("PORT", "41999"),
+            Map.entry("PUBLIC_URL", "http://proxy:8080/a2a"), Map.entry("AGENT_NAME", "Named"),
+            Map.entry("MAX_BODY_BYTES", "2048"), Map.entry("TASK_STORE", "postgres"), Map.entry("DATA_DIR", "/var/lib/legate"),
+            Map.entry("DATABASE_URL", "postgres://u:s3cret@db:5432/legate"), Map.entry("TASK_RETENTION", "12h"),
+            Map.entry("MAX_TASKS", "500"), Map.entry("A2A_INSECURE", "true"), Map.entry("MAX_TASKS_PER_PRINCIPAL", "9"),
+            Map.entry("A2A_API_KEY_HEADER", "X-Key"));
 
     private static ServerOptions parse(String command, Map<String, String> env, String... flags) {
         CommandLine cl = Legate.commandLine(new Settings(env, Map.of()));
@@ -50,6 +52,10 @@ class ServerOptionsTest {
         assertThat(o.taskRetention).isEqualTo(Duration.ofHours(12));
         assertThat(o.maxTasks).isEqualTo(500);
         assertThat(o.config("/").taskRetention()).isEqualTo(Duration.ofHours(12));
+        // README "Security": a wildcard bind without a scheme starts only with A2A_INSECURE.
+        assertThat(o.security.insecure).isTrue();
+        assertThat(o.security.apiKeyHeader).isEqualTo("X-Key");
+        assertThat(o.config("/").security().maxTasksPerPrincipal()).isEqualTo(9);
     }
 
     @ParameterizedTest
