@@ -38,6 +38,11 @@ import lf.a2a.v1.Task;
 /** The bridge as the A2A request handler sees it: registry, executor and handler, over real child processes. */
 public final class BridgeFixture implements AutoCloseable {
     public static final Duration IDLE = Duration.ofMinutes(5);
+    /**
+     * The tests of other rules share one fixture across many conversations and must not meet
+     * ACP_MAX_AGENTS; the limit has its own test, which passes its own.
+     */
+    private static final int MANY_AGENTS = 256;
 
     public final AdapterRegistry registry;
     public final RequestHandler handler;
@@ -47,7 +52,7 @@ public final class BridgeFixture implements AutoCloseable {
 
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock) {
-        this(backend, sandbox, launcher, policy, logs, clock, AdapterConfig.DEFAULT_MAX_AGENTS);
+        this(backend, sandbox, launcher, policy, logs, clock, MANY_AGENTS);
     }
 
     /** @param maxAgents the most agent processes at once (ACP_MAX_AGENTS) */

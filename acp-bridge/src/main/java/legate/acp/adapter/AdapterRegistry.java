@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -154,9 +155,26 @@ public final class AdapterRegistry implements AutoCloseable {
         return n;
     }
 
-    /** Stops one agent that no task holds; false when every agent is holding a task. */
+    /**
+     * Stops the agent that no task holds and was used longest ago (its conversation loses its memory,
+     * as after an idle timeout); false when every agent is holding a task.
+     *
+     * <p>DEFECT: the first unused agent found was stopped, which could be the one whose conversation
+     * had just finished a turn and was about to send the next; its memory was lost mid-conversation.
+     */
     private boolean stopOneUnused() {
+        // Each conversation's time read once: a sort must not see it change under it.
+        record LastUse(Conversation conversation, Instant at) {
+        }
+        List<LastUse> oldestFirst = new ArrayList<>();
         for (Conversation c : conversations.values()) {
+            if (c.session() != null) {
+                oldestFirst.add(new LastUse(c, c.lastActive()));
+            }
+        }
+        oldestFirst.sort(Comparator.comparing(LastUse::at));
+        for (LastUse use : oldestFirst) {
+            Conversation c = use.conversation();
             AdapterSession s = c.detachIfIdleSince(clock.instant());
             if (s != null) {
                 Integer status = s.stop();

@@ -65,26 +65,29 @@ class AdapterRegistryTest {
         }
     }
 
-    // README "Security", limits: ACP_MAX_AGENTS is a ceiling, never a queue; an agent no task holds gives its place.
+    // README "Security", limits: ACP_MAX_AGENTS is a ceiling, never a queue; the agent no task holds
+    // that was used longest ago gives its place.
     @Test
-    void theMostAgentsAtOnceIsACeilingAndAnUnusedAgentGivesItsPlace() throws Exception {
+    void theMostAgentsAtOnceIsACeilingAndTheLeastRecentlyUsedUnusedAgentGivesItsPlace() throws Exception {
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend(), dir, ProcessLauncher.system(),
                 new PermissionClassifier("default", false), BridgeLogs.disabled(), clock, 2)) {
-            long unused = bridge.pids("a")[0];
-            // A question parked in a conversation keeps its agent (an open task): b holds its place.
-            long held = bridge.pids("b")[0];
-            assertThat(bridge.send("b", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            long old = bridge.pids("old")[0];
+            clock.advance(Duration.ofMinutes(1));
+            long recent = bridge.pids("recent")[0];
+            clock.advance(Duration.ofMinutes(1));
 
-            long c = bridge.pids("c")[0];
-            ProcessAssertions.assertGone(unused);
-            assertThat(ProcessAssertions.alive(c)).isTrue();
+            long fresh = bridge.pids("new")[0];
+            ProcessAssertions.assertGone(old);
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
 
-            assertThat(bridge.send("c", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
-            StreamRecorder refused = bridge.run("d", "pids");
+            // A question parked in a conversation keeps its agent (an open task): both places are held.
+            assertThat(bridge.send("recent", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            assertThat(bridge.send("new", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            StreamRecorder refused = bridge.run("another", "pids");
             assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
             assertThat(String.join(" ", refused.said())).contains("already runs 2 agents", "ACP_MAX_AGENTS");
-            assertThat(ProcessAssertions.alive(c)).isTrue();
-            assertThat(ProcessAssertions.alive(held)).isTrue();
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
+            assertThat(ProcessAssertions.alive(fresh)).isTrue();
         }
     }
 
