@@ -2,11 +2,22 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +27,8 @@ import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.auth.ApiKeys;
 import legate.a2a.server.auth.BearerTokens;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.JwtBearer;
+import legate.a2a.server.auth.PublicKeyFile;
 import legate.a2a.server.auth.TokensFile;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
@@ -39,13 +52,17 @@ class ClientCredentialsTest {
     @TempDir
     static Path dir;
     private static String url;
+    private static ECKey issuer;
 
     @BeforeAll
     static void start() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens"), "alice:" + TOKEN + "\nbob:" + KEY + "\n");
         TokensFile file = new TokensFile(tokens);
+        issuer = new ECKeyGenerator(Curve.P_256).keyID("issuer").generate();
+        Path jwks = Files.writeString(dir.resolve("jwks.json"), new JWKSet(issuer.toPublicJWK()).toString());
         AgentServer revisor = AgentServer.create(ServerConfig.loopback(0).withSecurity(new ServerSecurity(
-                        new CallerAuthentication(List.of(new BearerTokens(file), new ApiKeys(ApiKeys.DEFAULT_HEADER, file))),
+                        new CallerAuthentication(List.of(new BearerTokens(file), new ApiKeys(ApiKeys.DEFAULT_HEADER, file),
+                                JwtBearer.fromKeyFile(PublicKeyFile.read(jwks), "https://issuer.test", "legate"))),
                         null, 4)),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO));
         url = "http://127.0.0.1:" + cleanup.start("Revisor with tokens", revisor, AgentServer::start, AgentServer::openStreams);
@@ -91,5 +108,17 @@ class ClientCredentialsTest {
         Run run = legate(Map.of("A2A_TOKEN", "not-" + TOKEN), "client", "list");
         assertThat(run.exit()).isEqualTo(3);
         assertThat(run.err()).contains("not accepted").doesNotContain(TOKEN);
+    }
+
+    // The third scheme: a JWT access token given as the token is sent as a bearer and accepted as its sub.
+    @Test
+    void aJwtGivenAsTheTokenIsAcceptedAsItsSubject() throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("issuer").build(),
+                new JWTClaimsSet.Builder().issuer("https://issuer.test").audience("legate").subject("carol")
+                        .expirationTime(Date.from(Instant.now().plusSeconds(600))).build());
+        jwt.sign(new ECDSASigner(issuer));
+        Run run = legate(Map.of("A2A_TOKEN", jwt.serialize()), "client", "ask", "Signed words count too.");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("completed");
     }
 }
