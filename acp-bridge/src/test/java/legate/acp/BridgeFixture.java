@@ -40,6 +40,11 @@ import lf.a2a.v1.Task;
 /** The bridge as the A2A request handler sees it: registry, executor and handler, over real child processes. */
 public final class BridgeFixture implements AutoCloseable {
     public static final Duration IDLE = Duration.ofMinutes(5);
+    /**
+     * The tests of other rules share one fixture across many conversations and must not meet
+     * ACP_MAX_AGENTS; the limit has its own test, which passes its own.
+     */
+    private static final int MANY_AGENTS = 256;
 
     public final AdapterRegistry registry;
     public final RequestHandler handler;
@@ -54,20 +59,33 @@ public final class BridgeFixture implements AutoCloseable {
         this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE);
     }
 
+    /** @param maxAgents the most agent processes at once (ACP_MAX_AGENTS) */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, int maxAgents) {
+        this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE,
+                new InMemoryTaskStore(), maxAgents);
+    }
+
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock, Duration askTimeout, ConversationRecords records) {
-        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, new InMemoryTaskStore());
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, new InMemoryTaskStore(), MANY_AGENTS);
+    }
+
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, MANY_AGENTS);
     }
 
     /**
      * @param askTimeout how long a question waits for its answer (ACP_ASK_TIMEOUT_MS)
      * @param records where conversations' records are kept and found (the task store's context state in a bridge)
      * @param store where the tasks are kept: share one between two fixtures to play a restart
+     * @param maxAgents the most agent processes at once (ACP_MAX_AGENTS)
      */
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
-                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store) {
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
-                1024 * 1024);
+                1024 * 1024, maxAgents);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
         this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock, records);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry, askTimeout), cancelsDelivered,

@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
@@ -103,6 +105,11 @@ final class AgentCommand implements Callable<Integer> {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+            if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_TASKS_PER_PRINCIPAL), 9)) {
+                return null;
+            }
+            c.server.security.readFrom(settings);
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
             return null;
@@ -135,6 +142,17 @@ final class AgentCommand implements Callable<Integer> {
         if (setup == null) {
             return 2;
         }
+        ServerConfig config;
+        try {
+            config = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
+        if (startCacheTraining) {
+            // The scripted session is anonymous and on loopback: the caller's security keys would only refuse it.
+            config = config.withSecurity(ServerSecurity.NONE);
+        }
         TaskStore store;
         Supplier<CommandLine> blame = () -> spec != null ? spec.commandLine() : new CommandLine(this);
         try {
@@ -150,7 +168,7 @@ final class AgentCommand implements Callable<Integer> {
             store.close();
             throw e;
         }
-        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
+        AgentServer a2a = AgentServer.create(config,
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
                 new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), group);
         int bound;

@@ -21,6 +21,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.a2a.server.ServerConfig;
 import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine;
@@ -112,6 +113,10 @@ final class BridgeCommand implements Callable<Integer> {
             description = "Stop a conversation's agent after this long without an open task [ACP_IDLE_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long idleTimeoutMs;
 
+    @Option(names = "--max-agents", descriptionKey = "ACP_MAX_AGENTS", defaultValue = "8",
+            description = "Most agent processes at once; a task that needs one more fails at once, naming the limit [ACP_MAX_AGENTS] (default: ${DEFAULT-VALUE}).")
+    int maxAgents;
+
     @Option(names = "--start-timeout-ms", descriptionKey = "ACP_START_TIMEOUT_MS", defaultValue = "60000",
             description = "Longest wait for each start-up step of an agent (initialize, session/new, set_mode) [ACP_START_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long startTimeoutMs;
@@ -141,9 +146,9 @@ final class BridgeCommand implements Callable<Integer> {
             return 2;
         }
         if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1
-                || server.maxTasks < 1) {
+                || server.maxTasks < 1 || maxAgents < 1) {
             System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES,"
-                    + " MAX_BODY_BYTES and MAX_TASKS must be >= 1");
+                    + " MAX_BODY_BYTES, MAX_TASKS and ACP_MAX_AGENTS must be >= 1");
             return 2;
         }
         if (cwd != null && !Files.isDirectory(cwd)) {
@@ -160,10 +165,17 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_MODE applies to --agent-cmd agents only; " + backend
                     + " runs in its own supervised mode");
         }
+        ServerConfig serverConfig;
+        try {
+            serverConfig = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 2;
+        }
         AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
-                AdapterConfig.DEFAULT_MAX_LINE_CHARS);
-        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
+                AdapterConfig.DEFAULT_MAX_LINE_CHARS, maxAgents);
+        BridgeConfig config = new BridgeConfig(serverConfig, setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
                 new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
                 agentEnv(), System.out, verbose);

@@ -3,6 +3,8 @@ package legate.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -43,8 +45,11 @@ final class ServerOptions {
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
     @Option(names = "--host", descriptionKey = HOST, defaultValue = DEFAULT_HOST,
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
+            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; another address needs authentication, or --insecure).")
     String host;
+
+    @Mixin
+    SecurityOptions security = new SecurityOptions();
 
     @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
             description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
@@ -110,8 +115,23 @@ final class ServerOptions {
         return ServerSetup.of(host, port, publicUrl);
     }
 
-    /** How the server listens, answering JSON-RPC on {@code rpcPath}. */
+    /**
+     * How the server listens, answering JSON-RPC on {@code rpcPath}, with its callers' security.
+     *
+     * @throws IllegalArgumentException a usage error in the security keys, or a bind the security
+     *                                  does not allow (README "Security"), saying why
+     */
     ServerConfig config(String rpcPath) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention);
+        ServerSecurity callers = security.security();
+        ServerExposure exposure = ServerExposure.of(host, publicUrl, callers.authentication().isEnabled(),
+                security.insecure);
+        if (exposure.refusal() != null) {
+            throw new IllegalArgumentException(exposure.refusal());
+        }
+        if (exposure.warning() != null) {
+            System.err.println("legate: " + exposure.warning());
+        }
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
+                .withSecurity(callers);
     }
 }

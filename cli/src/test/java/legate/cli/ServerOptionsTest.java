@@ -22,7 +22,9 @@ class ServerOptionsTest {
             Map.entry("MAX_BODY_BYTES", "2048"), Map.entry("TASK_STORE", "postgres"), Map.entry("DATA_DIR", "/var/lib/legate"),
             Map.entry("DATABASE_URL", "postgres://u:s3cret@db:5432/legate"), Map.entry("TASK_RETENTION", "12h"),
             Map.entry("MAX_TASKS", "500"), Map.entry("INSTANCE_URL", "http://10.0.0.5:41241/"),
-            Map.entry("INSTANCE_ID", "east-1"), Map.entry("LEASE_TTL_MS", "6000"), Map.entry("LEASE_HEARTBEAT_MS", "1000"));
+            Map.entry("INSTANCE_ID", "east-1"), Map.entry("LEASE_TTL_MS", "6000"), Map.entry("LEASE_HEARTBEAT_MS", "1000"),
+            Map.entry("A2A_INSECURE", "true"), Map.entry("MAX_TASKS_PER_PRINCIPAL", "9"),
+            Map.entry("A2A_API_KEY_HEADER", "X-Key"));
 
     private static ServerOptions parse(String command, Map<String, String> env, String... flags) {
         CommandLine cl = Legate.commandLine(new Settings(env, Map.of()));
@@ -56,6 +58,10 @@ class ServerOptionsTest {
         assertThat(o.instanceId).isEqualTo("east-1");
         assertThat(o.leaseTtlMs).isEqualTo(6000);
         assertThat(o.leaseHeartbeatMs).isEqualTo(1000);
+        // README "Security": a wildcard bind without a scheme starts only with A2A_INSECURE.
+        assertThat(o.security.insecure).isTrue();
+        assertThat(o.security.apiKeyHeader).isEqualTo("X-Key");
+        assertThat(o.config("/").security().maxTasksPerPrincipal()).isEqualTo(9);
     }
 
     @ParameterizedTest

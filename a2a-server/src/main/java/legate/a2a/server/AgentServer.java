@@ -133,12 +133,15 @@ public final class AgentServer implements AutoCloseable {
             connector.close();
             throw e;
         }
-        AgentCard card = cardForPort.apply(port);
-        RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
-                config.cancelWait(), turns, group);
+        // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
+        ServerSecurity security = config.security();
+        AgentCard card = security.publicCard(cardForPort.apply(port));
+        RequestHandler h = new RequestHandler(executor, store, card, security.extendedCardOver(card), clock,
+                RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive());
         this.rpc = rpc;
         String rpcPath = config.rpcPath();
         jetty.setHandler(new Handler.Abstract() {

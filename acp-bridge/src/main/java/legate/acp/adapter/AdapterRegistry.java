@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +41,9 @@ public final class AdapterRegistry implements AutoCloseable {
     private final Map<String, String> openTaskContexts = new ConcurrentHashMap<>();
     private ScheduledExecutorService reaper;
     private volatile boolean closed;
+    /** Agents being started and not yet attached to their conversation; guarded by {@link #slots}. */
+    private int starting;
+    private final Object slots = new Object();
 
     public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
                            BridgeLogs logs, Clock clock) {
@@ -104,8 +108,15 @@ public final class AdapterRegistry implements AutoCloseable {
         if (c.root() == null) {
             c.root(previous == null ? newRoot() : reopen(previous));
         }
-        s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config, previous);
-        c.session(s);
+        reserveSlot(c.contextId);
+        try {
+            s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config, previous);
+            c.session(s);
+        } finally {
+            synchronized (slots) {
+                starting--;
+            }
+        }
         keepRecord(c, s);
         if (closed) {
             // A start that raced shutdown must not leave an orphan behind: no agent outlives the bridge.
@@ -114,6 +125,70 @@ public final class AdapterRegistry implements AutoCloseable {
             throw new AdapterStartFailed(new AgentFailure("start", "The bridge is shutting down.", false));
         }
         return s;
+    }
+
+    /**
+     * Makes room for one more agent process, within ACP_MAX_AGENTS: a free place, else the place of
+     * an agent no task holds (stopped now rather than at its idle timeout), else a refusal the task
+     * fails with at once, naming the limit. Never a queue: a caller is not kept waiting for a slot
+     * that may not come for hours.
+     */
+    private void reserveSlot(String contextId) throws AdapterStartFailed {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            synchronized (slots) {
+                if (liveAgents() + starting < config.maxAgents()) {
+                    starting++;
+                    return;
+                }
+            }
+            if (attempt == 0 && !stopOneUnused()) {
+                break;
+            }
+        }
+        logs.call("adapter.refused", LogFields.of("contextId", contextId).and("maxAgents", config.maxAgents()).map());
+        throw new AdapterStartFailed(new AgentFailure("start", "The bridge already runs " + config.maxAgents()
+                + " agents, the most it runs at once (ACP_MAX_AGENTS), and every one of them is working on a task."
+                + " Send this again once one of those tasks has finished.", false));
+    }
+
+    private int liveAgents() {
+        int n = 0;
+        for (Conversation c : conversations.values()) {
+            if (c.session() != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Stops the agent that no task holds and was used longest ago (its conversation loses its memory,
+     * as after an idle timeout); false when every agent is holding a task.
+     *
+     * <p>DEFECT: the first unused agent found was stopped, which could be the one whose conversation
+     * had just finished a turn and was about to send the next; its memory was lost mid-conversation.
+     */
+    private boolean stopOneUnused() {
+        // Each conversation's time read once: a sort must not see it change under it.
+        record LastUse(Conversation conversation, Instant at) {
+        }
+        List<LastUse> oldestFirst = new ArrayList<>();
+        for (Conversation c : conversations.values()) {
+            if (c.session() != null) {
+                oldestFirst.add(new LastUse(c, c.lastActive()));
+            }
+        }
+        oldestFirst.sort(Comparator.comparing(LastUse::at));
+        for (LastUse use : oldestFirst) {
+            Conversation c = use.conversation();
+            AdapterSession s = c.detachIfIdleSince(clock.instant());
+            if (s != null) {
+                Integer status = s.stop();
+                logs.call("adapter.reap", ids(c.contextId, s).and("why", "ACP_MAX_AGENTS").and("status", status).map());
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

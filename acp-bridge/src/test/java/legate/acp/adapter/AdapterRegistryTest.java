@@ -65,6 +65,32 @@ class AdapterRegistryTest {
         }
     }
 
+    // README "Security", limits: ACP_MAX_AGENTS is a ceiling, never a queue; the agent no task holds
+    // that was used longest ago gives its place.
+    @Test
+    void theMostAgentsAtOnceIsACeilingAndTheLeastRecentlyUsedUnusedAgentGivesItsPlace() throws Exception {
+        try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend(), dir, ProcessLauncher.system(),
+                PermissionRules.builtIn("default", false), BridgeLogs.disabled(), clock, 2)) {
+            long old = bridge.pids("old")[0];
+            clock.advance(Duration.ofMinutes(1));
+            long recent = bridge.pids("recent")[0];
+            clock.advance(Duration.ofMinutes(1));
+
+            long fresh = bridge.pids("new")[0];
+            ProcessAssertions.assertGone(old);
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
+
+            // A question parked in a conversation keeps its agent (an open task): both places are held.
+            assertThat(bridge.send("recent", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            assertThat(bridge.send("new", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            StreamRecorder refused = bridge.run("another", "pids");
+            assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
+            assertThat(String.join(" ", refused.said())).contains("already runs 2 agents", "ACP_MAX_AGENTS");
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
+            assertThat(ProcessAssertions.alive(fresh)).isTrue();
+        }
+    }
+
     @Test
     void shutdownStopsEveryAgentWithEverythingItStarted() throws Exception {
         // PEER (codex-acp): a child that ignores stdin EOF and leaves a grandchild holding the pipes.

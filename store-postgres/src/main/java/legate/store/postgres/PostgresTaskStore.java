@@ -191,6 +191,24 @@ public final class PostgresTaskStore implements TaskStore {
     }
 
     @Override
+    public Optional<String> contextOwner(String contextId) {
+        if (!storable(contextId)) {
+            return Optional.empty();
+        }
+        // The conversation's tasks may still be on their way to the database.
+        groupCommit.drain();
+        return tables.contextOwner(contextId);
+    }
+
+    @Override
+    public String claimContext(String contextId, String owner) {
+        if (!storable(contextId) || !storable(owner)) {
+            throw new IllegalArgumentException("a context id or principal holding U+0000 cannot be stored in PostgreSQL");
+        }
+        return tables.claimContext(contextId, owner);
+    }
+
+    @Override
     public Optional<String> contextState(String contextId) {
         return storable(contextId) ? tables.contextState(contextId) : Optional.empty();
     }

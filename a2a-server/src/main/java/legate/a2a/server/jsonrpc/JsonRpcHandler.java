@@ -11,6 +11,9 @@ import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
+import legate.a2a.server.Principal;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
@@ -34,10 +37,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
- * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops. A request
- * the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere}) is
- * forwarded there as it came ({@link PeerForwarding}).
+ * its own virtual thread, in this order: credential, content type, body size, JSON, A2A-Version,
+ * envelope, method, params, dispatch; each step that fails answers with its own code and stops. A
+ * request the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere})
+ * is forwarded there as it came ({@link PeerForwarding}), credentials included: that instance
+ * authenticates the caller again.
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
@@ -45,6 +49,7 @@ import org.slf4j.LoggerFactory;
 public final class JsonRpcHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
+    private final CallerAuthentication authentication;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
     private final Scheduler scheduler;
@@ -55,9 +60,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
-    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive) {
         super(InvocationType.BLOCKING);
         this.methods = MethodTable.table(handler);
+        this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
         this.scheduler = scheduler;
@@ -73,6 +80,22 @@ public final class JsonRpcHandler extends Handler.Abstract {
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
         byte[] body = null;
+        Principal caller;
+        try {
+            // PROTOCOL (A2A §7, §3.3.2): every method but the public card needs a credential; a
+            // caller without one is answered 401 before its body is read, so it learns nothing.
+            caller = authentication.authenticate(request.getHeaders());
+        } catch (Unauthenticated e) {
+            LOG.info("refused a request from {}: {}", Request.getRemoteAddr(request), e.why());
+            for (String challenge : e.challenges()) {
+                response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, challenge);
+            }
+            // Answered before the body was read: the rest is read before the close (LingeringClose).
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            reply(response, LingeringClose.after(request, callback, scheduler), e.error().httpStatus(),
+                    ErrorBody.of(id, e));
+            return true;
+        }
         try {
             checkContentType(request);
             body = readBody(request);
@@ -91,7 +114,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params, request.getHeaders())) {
+            switch (method.call(params, request.getHeaders(), caller)) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();

@@ -67,6 +67,7 @@ record ParkedTask(StoredTask stored) {
                 .build();
         StreamResponse update = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
                 .setTaskId(task.getId()).setContextId(task.getContextId()).setStatus(status)).build();
-        return new TaskEvent(stored.lastSeq() + 1, update, task.toBuilder().setStatus(status).addHistory(said).build());
+        return new TaskEvent(stored.lastSeq() + 1, update, task.toBuilder().setStatus(status).addHistory(said).build(),
+                stored.owner());
     }
 }

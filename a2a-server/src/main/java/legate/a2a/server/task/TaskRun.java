@@ -40,6 +40,7 @@ import lf.a2a.v1.TaskStatusUpdateEvent;
 final class TaskRun implements EventSink {
     private final String taskId;
     private final String contextId;
+    private final String owner;
     private final String executorName;
     private final TaskStore store;
     private final Clock clock;
@@ -81,15 +82,18 @@ final class TaskRun implements EventSink {
     private TaskRun successor;
 
     /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
-    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
-            long lastSeq, boolean answersWithFirstEvent) {
-        this(taskId, contextId, executorName, store, clock, newTask, lastSeq, answersWithFirstEvent, new CancelRequest());
+    /** @param owner the principal the task belongs to, recorded with its first event */
+    TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent) {
+        this(taskId, contextId, owner, executorName, store, clock, newTask, lastSeq, answersWithFirstEvent,
+                new CancelRequest());
     }
 
     /** @param cancel the cancel signal of the execution this turn belongs to */
-    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
-            long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel) {
+    TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel) {
         this.cancel = cancel;
+        this.owner = owner;
         this.lastSeq = lastSeq;
         this.answersWithFirstEvent = answersWithFirstEvent;
         this.taskId = taskId;
@@ -108,6 +112,11 @@ final class TaskRun implements EventSink {
     @Override
     public String contextId() {
         return contextId;
+    }
+
+    /** The principal the task belongs to ("" for the anonymous caller). */
+    String owner() {
+        return owner;
     }
 
     synchronized Task current() {
@@ -233,7 +242,7 @@ final class TaskRun implements EventSink {
             // commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
-            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || answer);
+            store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
         }
         long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {

@@ -27,12 +27,12 @@ final class TaskSubscribing {
     }
 
     /** @param lastEventId the Last-Event-ID the caller sent, as sent; null without one */
-    Subscription subscribe(SubscribeToTaskRequest request, String lastEventId) {
+    Subscription subscribe(SubscribeToTaskRequest request, String lastEventId, String owner) {
         if (lastEventId != null) {
             long after = eventId(lastEventId);
-            return resume(reading.find(request.getId()).getId(), after);
+            return resume(reading.find(request.getId(), owner).getId(), after, owner);
         }
-        StoredTask stored = reading.findWithSeq(request.getId());
+        StoredTask stored = reading.findWithSeq(request.getId(), owner);
         Task task = stored.task();
         if (TaskStates.isTerminal(task.getStatus().getState())) {
             // PROTOCOL (A2A §3.1.6): subscribing to a terminal task is an unsupported operation.
@@ -56,14 +56,14 @@ final class TaskSubscribing {
      * there is a live turn to attach to. A terminal task replays what it has (possibly nothing) and
      * closes: the caller asked for what it missed, which is not an unsupported operation.
      */
-    private Subscription resume(String taskId, long after) {
+    private Subscription resume(String taskId, long after, String owner) {
         return live.locked(taskId, () -> {
             TaskRun run = live.get(taskId);
             Subscription attached = run == null ? null : run.resumeAfter(after);
             if (attached != null) {
                 return attached;
             }
-            StoredTask stored = reading.storedWithSeq(taskId);
+            StoredTask stored = reading.storedWithSeq(taskId, owner);
             if (after > stored.lastSeq()) {
                 // Events lost in a crash, or an id this agent never sent: the snapshot says where the task stands.
                 return Subscription.snapshotOnly(stored);

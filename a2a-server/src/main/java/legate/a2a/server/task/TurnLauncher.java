@@ -48,10 +48,12 @@ final class TurnLauncher {
     private final ExecutorService turns;
     private final LiveTurns live;
     private final InstanceGroup group;
+    private final TurnQuota quota;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group, TurnQuota quota) {
         this.group = group;
+        this.quota = quota;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -63,30 +65,40 @@ final class TurnLauncher {
         this.live = live;
     }
 
-    /** Finds or creates the task identity of a validated message and opens its turn. */
-    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
+    /**
+     * Finds or creates the task identity of a validated message and opens its turn, as
+     * {@code owner}'s: a new task (and a new conversation) is theirs, and only their own task or
+     * conversation can be continued.
+     */
+    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent, String owner) {
         live.admit();
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            if (!message.getContextId().isEmpty()) {
+                requireOwnConversation(contextId, owner);
+            }
             // A new context is leased by the instance that receives it; a known one runs where it lives.
             runsHere(contextId);
+            quota.acquire(owner);
             String taskId = ids.get();
-            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
+            TaskRun run = new TaskRun(taskId, contextId, owner, executorName, store, clock, true, 0,
                     answersWithFirstEvent);
             live.started(run);
             return turn(run, message, null, configuration, null);
         }
         String taskId = message.getTaskId();
+        // Before anything else looks at the task: another principal's task is not there for this caller.
+        StoredTask owned = reading.storedWithSeq(taskId, owner);
         if (!group.alone() && live.get(taskId) == null) {
             // A reply into a task continues the conversation where it lives.
-            runsHere(reading.find(taskId).getContextId());
+            runsHere(owned.task().getContextId());
         }
         awaitQuestionTurn(taskId);
         return live.locked(taskId, () -> {
             // Looked at before the store: a turn found over has already stored its last state.
             TaskRun previous = live.get(taskId);
             boolean stillRunning = previous != null && !previous.isOver();
-            StoredTask storedTask = reading.storedWithSeq(taskId);
+            StoredTask storedTask = reading.storedWithSeq(taskId, owner);
             Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 // PROTOCOL (A2A §3.1.1): a terminal task accepts no further messages.
@@ -100,7 +112,8 @@ final class TurnLauncher {
             }
             if (previous != null && previous.claimReply()) {
                 // The execution that asked goes on: the reply opens the task's next turn, which shares its cancel.
-                TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+                quota.acquire(owner);
+                TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
                         storedTask.lastSeq(), false, previous.cancel);
                 live.started(run);
                 return turn(run, message, stored, configuration, previous);
@@ -110,7 +123,8 @@ final class TurnLauncher {
                         + TaskStates.label(stored.getStatus().getState())
                         + "; send the next message once it asks for input or finishes");
             }
-            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+            quota.acquire(owner);
+            TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
                     storedTask.lastSeq(), false);
             live.started(run);
             return turn(run, message, stored, configuration, null);
@@ -122,6 +136,19 @@ final class TurnLauncher {
         group.runnerElsewhere(contextId).ifPresent(url -> {
             throw new RunsElsewhere(contextId, url);
         });
+    }
+
+    /**
+     * A new task in a conversation the caller named: the conversation must be the caller's own, or
+     * nobody's yet (then it becomes theirs). Refused before anything runs or is stored: writing
+     * into another principal's conversation would put words in their agent's session.
+     */
+    private void requireOwnConversation(String contextId, String owner) {
+        String holder = store.contextOwner(contextId).orElseGet(() -> store.claimContext(contextId, owner));
+        if (!holder.equals(owner)) {
+            throw A2aError.INVALID_PARAMS.exception("message.contextId " + contextId
+                    + " names a conversation this caller cannot write into; leave contextId out to start a new one");
+        }
     }
 
     /**
@@ -163,6 +190,7 @@ final class TurnLauncher {
             // The executor is already running, waiting for this reply: it goes on in this turn.
             turn.answers().handOver(run, turn.context());
             live.retired(turn.answers());
+            quota.release(turn.answers().owner());
             turn.answers().retired.complete(null);
             return;
         }
@@ -180,6 +208,7 @@ final class TurnLauncher {
                 last.finish(failure);
             } finally {
                 live.retired(last);
+                quota.release(last.owner());
                 last.retired.complete(null);
             }
         });
