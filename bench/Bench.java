@@ -1,4 +1,5 @@
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -32,7 +33,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The benchmark conductor that {@code bench/run} starts (bench/README.md): it runs the seven
+ * The benchmark conductor that {@code bench/run} starts (bench/README.md): it runs the eight
  * workloads of bench/README.md against Legate's {@code agent} and the reference Revisor built on
  * {@code @a2a-js/sdk}, both started here on 127.0.0.1, in alternating order over rounds; it prints
  * the table, writes the raw figures to {@code bench/results/} and, for a full run, the table to
@@ -44,7 +45,9 @@ import java.util.regex.Pattern;
  */
 public final class Bench {
     enum Kind {
-        LEGATE("legate", "Legate"), LEGATE_JAR("legate-jar", "Legate (java -jar)"), REFERENCE("reference", "reference");
+        LEGATE("legate", "Legate"), LEGATE_JAR("legate-jar", "Legate (java -jar)"), REFERENCE("reference", "reference"),
+        MEMORY("legate-memory", "Legate, memory store"), SQLITE("legate-sqlite", "Legate, SQLite store"),
+        POSTGRES("legate-postgres", "Legate, PostgreSQL store");
 
         final String id, label;
 
@@ -56,8 +59,9 @@ public final class Bench {
 
     static final int[] SEND_CONCURRENCY = {1, 16, 64};
     static final Set<String> SCRUBBED_ENV = Set.of("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS",
-            "MAX_BODY_BYTES", "TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "ACP_AGENT_CMD", "FLOOD_CHUNKS",
-            "FLOOD_REPORT");
+            "MAX_BODY_BYTES", "TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "TAP_WEB", "TAP_WEB_PORT", "TAP_WEB_HOST",
+            "ACP_AGENT_CMD", "FLOOD_CHUNKS", "FLOOD_REPORT", "MAX_TASKS_PER_PRINCIPAL", "ACP_MAX_AGENTS",
+            "A2A_TOKENS_FILE", "A2A_JWKS_URL", "A2A_JWT_KEY");
     static final Pattern TASK_ID = Pattern.compile("\"task\":\\{\"id\":\"([^\"]+)\"");
     static final Pattern TOKEN = Pattern.compile("w(\\d+),");
 
@@ -113,6 +117,21 @@ public final class Bench {
         }
         if (w.contains(7)) {
             bridge();
+        }
+        if (w.contains(8)) {
+            tapWeb();
+        }
+        try {
+            if (w.contains(9)) {
+                stores();
+            }
+            if (w.contains(10)) {
+                soak();
+            }
+        } finally {
+            if (postgres != null) {
+                postgres.stop();
+            }
         }
         Instant end = Instant.now();
 
@@ -242,6 +261,101 @@ public final class Bench {
                     + "Task, one frame carries the exact statistics, the last is COMPLETED and the response ends "
                     + "cleanly; times run from writing the request.");
         }
+    }
+
+    // =============================================================================================
+    // Workload 9: the task stores side by side
+
+    void stores() throws Exception {
+        Samples s = new Samples("stores");
+        for (int r = 0; r < o.storeRounds; r++) {
+            for (Kind k : order(r, Kind.MEMORY, Kind.SQLITE, Kind.POSTGRES, Kind.REFERENCE)) {
+                Proc p = startAgent(k, 0, "stores-r" + (r + 1));
+                try {
+                    List<Proc> servers = k == Kind.POSTGRES ? List.of(p, postgres.server) : List.of(p);
+                    String url = url(p.port);
+                    wrk(servers, url, 16, o.serverWarmup, "send", null);
+                    sse(servers, p.port, 16, Math.max(1, o.serverWarmup - 1), 1);
+                    wrk(servers, url, 64, o.warmup, "send", null);
+                    Map<String, Object> send = wrk(servers, url, 64, o.duration, "send", null);
+                    s.put("send-c64", k, r, send);
+                    Map<String, Object> streams = sse(servers, p.port, 16);
+                    s.put("stream-c16", k, r, streams);
+                    progress(roundLabel(r, k) + String.format(Locale.ROOT,
+                            "SendMessage c=64: %.0f req/s, p99 %.2f ms%s; streams c=16: %.0f/s%s", send.get("rps"),
+                            send.get("p99_ms"), invalidNote(send), streams.get("streams_per_s"), invalidNote(streams)));
+                } finally {
+                    p.stop();
+                }
+            }
+        }
+        String rounds = rounds(o.storeRounds);
+        Report.Section mem = report.section("9. The task stores against the memory store (" + rounds + ")", "store",
+                "memory", "store/memory");
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: SendMessage c=64, requests/s", "rps",
+                Report.ratioAtLeast(0.5));
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: SendMessage c=64, requests/s", "rps", null);
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: SendMessage c=64, p99 ms", "p99_ms", null);
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: SendMessage c=64, p99 ms", "p99_ms", null);
+        s.row(mem, "send-c64", Kind.SQLITE, Kind.MEMORY, "SQLite: server CPU per request, µs", "cpu_us_per_req", null);
+        s.row(mem, "send-c64", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: server CPU per request, µs", "cpu_us_per_req",
+                null);
+        s.row(mem, "stream-c16", Kind.SQLITE, Kind.MEMORY, "SQLite: streams/s, c=16", "streams_per_s", null);
+        s.row(mem, "stream-c16", Kind.POSTGRES, Kind.MEMORY, "PostgreSQL: streams/s, c=16", "streams_per_s", null);
+        mem.notes.add("The same workloads as 1 and 3, one server per store in each round, each started on an empty "
+                + "data folder or database. PostgreSQL is a local server of the machine's own distribution "
+                + "(trust authentication over 127.0.0.1, default settings); its CPU counts as the server's.");
+        Report.Section ref = report.section("9. The task stores against the reference (" + rounds + ")", "store",
+                "reference", "store/reference");
+        s.row(ref, "send-c64", Kind.SQLITE, Kind.REFERENCE, "SQLite: SendMessage c=64, requests/s", "rps",
+                Report.ratioAtLeast(8));
+        s.row(ref, "send-c64", Kind.POSTGRES, Kind.REFERENCE, "PostgreSQL: SendMessage c=64, requests/s", "rps", null);
+        s.row(ref, "send-c64", Kind.MEMORY, Kind.REFERENCE, "memory: SendMessage c=64, requests/s", "rps", null);
+    }
+
+    // =============================================================================================
+    // Workload 10: resident memory under a long load
+
+    void soak() throws Exception {
+        Samples s = new Samples("soak");
+        Proc p = startAgent(Kind.LEGATE, 0, "soak");
+        Map<String, Object> m = new LinkedHashMap<>();
+        try {
+            String url = url(p.port);
+            List<Proc> servers = List.of(p);
+            int total = o.soakMinutes * 60, first = Math.min(60, total);
+            Map<String, Object> a = wrk(servers, url, 64, first, "send", null);
+            double rss1 = p.tree().rssMiB();
+            progress(String.format(Locale.ROOT, "soak: after %d s of SendMessage c=64 (%.0f req/s) RSS %.0f MiB", first,
+                    a.get("rps"), rss1));
+            Map<String, Object> b = total > first ? wrk(servers, url, 64, total - first, "send", null) : a;
+            double rss5 = p.tree().rssMiB();
+            progress(String.format(Locale.ROOT, "soak: after %d s (%.0f req/s) RSS %.0f MiB", total, b.get("rps"), rss5));
+            boolean valid = Boolean.TRUE.equals(a.get("valid")) && Boolean.TRUE.equals(b.get("valid"));
+            m.put("rss_first_mib", rss1);
+            m.put("rss_end_mib", rss5);
+            m.put("requests", num(a.get("requests")) + (b == a ? 0 : num(b.get("requests"))));
+            m.put("valid", valid);
+            if (!valid) {
+                m.put("failures", num(a.getOrDefault("failures", 0.0)) + num(b.getOrDefault("failures", 0.0)));
+                m.put("first_failure", a.get("valid") == Boolean.TRUE ? b.get("first_failure") : a.get("first_failure"));
+            }
+        } finally {
+            p.stop();
+        }
+        s.put("soak", Kind.LEGATE, 0, m);
+        Report.Section sec = report.section("10. Resident memory under " + o.soakMinutes + " minutes of SendMessage c=64 "
+                + "(default store)", "at the end", "after 1 minute", "end/1 minute");
+        Report.Row row = sec.row("server RSS, MiB");
+        row.a.add(num(m.get("rss_end_mib")));
+        row.b.add(num(m.get("rss_first_mib")));
+        row.cmp.add(num(m.get("rss_end_mib")) / num(m.get("rss_first_mib")));
+        row.target = Report.ratioAtMost(1.1);
+        if (!Boolean.TRUE.equals(m.get("valid"))) {
+            row.invalid = invalidNote(m).strip();
+        }
+        sec.notes.add(String.format(Locale.ROOT, "One server, %,.0f requests in all, every response checked; RSS of the "
+                + "server's process tree read from /proc.", num(m.get("requests"))));
     }
 
     // =============================================================================================
@@ -437,6 +551,109 @@ public final class Bench {
         sec.notes.add("One agent and one tap for all rounds, the tap's output sent to /dev/null; warm-up: "
                 + o.serverWarmup + " s direct, then " + 2 * o.serverWarmup + " s through the tap; the p50 row compares by difference (added latency), the "
                 + "others by ratio. The agent, the tap and wrk share the machine's cores.");
+    }
+
+    // =============================================================================================
+    // Workload 8: the tap with its web page open in a browser (tap-web)
+
+    /**
+     * The same SendMessage load as workload 6 through two taps in front of one agent, side by side in
+     * alternating order: one plain, one with {@code --web} and a headless Chromium following its page
+     * live. The page is fed by the listener thread, never by a forwarding thread, so the two should
+     * forward alike; this measures it.
+     */
+    void tapWeb() throws Exception {
+        Report.Section sec = report.section("8. The tap with its page open (tap-web): SendMessage c=16 through `legate tap --web` "
+                + "with a browser connected, and through `legate tap` (" + rounds(o.rounds) + ")", "tap --web", "tap", "web/plain");
+        String chromium = onPath("chromium", "chromium-browser", "google-chrome");
+        if (chromium == null) {
+            sec.notes.add("Not measured: no Chromium on the PATH (Debian's chromium package).");
+            progress("tap-web: skipped, no Chromium on the PATH");
+            return;
+        }
+        Proc agent = startAgent(Kind.LEGATE, 0, "tap-web-agent");
+        List<Proc> procs = new ArrayList<>();
+        Samples s = new Samples("tapweb");
+        try {
+            int plainPort = Proc.freePort(), webPort = Proc.freePort(), pagePort = Proc.freePort();
+            Map<String, String> plainEnv = env(Map.of("TAP_PORT", "" + plainPort, "TAP_HOST", "127.0.0.1", "TARGET_URL",
+                    "http://127.0.0.1:" + agent.port, "NO_COLOR", "1"));
+            Map<String, String> webEnv = env(Map.of("TAP_PORT", "" + webPort, "TAP_HOST", "127.0.0.1", "TARGET_URL",
+                    "http://127.0.0.1:" + agent.port, "NO_COLOR", "1", "TAP_WEB", "true", "TAP_WEB_PORT", "" + pagePort));
+            Proc plain = Proc.start("tap", List.of(launcher.toString(), "tap", "--color", "never"), plainEnv, run, null);
+            procs.add(plain);
+            plain.port = plainPort;
+            Proc web = Proc.start("tap-web", List.of(launcher.toString(), "tap", "--color", "never"), webEnv, run, null);
+            procs.add(web);
+            web.port = webPort;
+            plain.awaitCard(plainPort, Duration.ofSeconds(90));
+            web.awaitCard(webPort, Duration.ofSeconds(90));
+            Proc browser = Proc.start("chromium", List.of(chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-dev-shm-usage", "--no-first-run", "--remote-debugging-port=0",
+                    "--user-data-dir=" + run.resolve("chromium-profile"), url(pagePort)), env(Map.of()), run, null);
+            procs.add(browser);
+            awaitPage(pagePort, Duration.ofSeconds(60));
+            List<Proc> servers = List.of(agent, web);
+            List<Proc> plainServers = List.of(agent, plain);
+            wrk(plainServers, url(plainPort), 16, 2 * o.serverWarmup, "send", null);
+            wrk(servers, url(webPort), 16, 2 * o.serverWarmup, "send", null);
+            for (int r = 0; r < o.rounds; r++) {
+                for (boolean viaWeb : r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    String url = url(viaWeb ? webPort : plainPort);
+                    List<Proc> measured = viaWeb ? servers : plainServers;
+                    wrk(measured, url, 16, o.warmup, "send", null);
+                    Map<String, Object> m = wrk(measured, url, 16, o.duration, "send", null);
+                    s.put("tapweb", viaWeb ? Kind.LEGATE : Kind.REFERENCE, r, m);
+                    progress(String.format(Locale.ROOT, "round %d %s: SendMessage c=16: %.0f req/s, p50 %.2f ms%s", r + 1,
+                            viaWeb ? "through the tap with its page open" : "through the plain tap", m.get("rps"),
+                            m.get("p50_ms"), invalidNote(m)));
+                }
+            }
+            sec.notes.add("Pages following the inspector at the end: " + pages(pagePort) + ".");
+        } finally {
+            for (Proc p : procs.reversed()) {
+                p.stop();
+            }
+            agent.stop();
+        }
+        s.row(sec, "tapweb", "requests/s", "rps", Report.ratioAtLeast(0.95));
+        Report.Row p50 = s.row(sec, "tapweb", "p50 latency, ms", "p50_ms", null);
+        s.diff(p50, "tapweb");
+        s.row(sec, "tapweb", "p99 latency, ms", "p99_ms", null);
+        s.row(sec, "tapweb", "CPU per request (agent + tap), µs", "cpu_us_per_req", null);
+        sec.notes.add("One agent, two taps in front of it (one with --web and a headless Chromium on its page, one without), "
+                + "measured in alternating order; the web tap's CPU includes its page server, not the browser's. The agent, "
+                + "both taps, the browser and wrk share the machine's cores.");
+    }
+
+    /** Waits until a browser follows the inspector page on {@code port} (its /status counts the pages). */
+    void awaitPage(int port, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (pages(port) < 1) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no browser followed the inspector page on port " + port + " within " + timeout);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    static int pages(int port) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(port) + "status"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        Matcher m = Pattern.compile("\"pages\":(\\d+)").matcher(r.body());
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    static String onPath(String... names) {
+        for (String name : names) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+                Path p = Path.of(dir, name);
+                if (Files.isExecutable(p)) {
+                    return p.toString();
+                }
+            }
+        }
+        return null;
     }
 
     // =============================================================================================
@@ -701,7 +918,9 @@ public final class Bench {
 
     Proc startAgent(Kind k, long stepDelayMs, String label) throws Exception {
         int port = Proc.freePort();
-        Proc p = Proc.start(k.id, agentCommand(k), agentEnv(port, stepDelayMs), run, logFor(label, k));
+        Map<String, String> env = new HashMap<>(agentEnv(port, stepDelayMs));
+        env.putAll(storeEnv(k));
+        Proc p = Proc.start(k.id, agentCommand(k), env, run, logFor(label, k));
         p.port = port;
         try {
             p.awaitCard(port, Duration.ofSeconds(90));
@@ -714,7 +933,7 @@ public final class Bench {
 
     List<String> agentCommand(Kind k) {
         return switch (k) {
-            case LEGATE -> List.of(launcher.toString(), "agent");
+            case LEGATE, MEMORY, SQLITE, POSTGRES -> List.of(launcher.toString(), "agent");
             case LEGATE_JAR -> {
                 // the same JVM options bin/legate passes
                 List<String> c = new ArrayList<>(List.of(java, "-Xshare:auto"));
@@ -739,8 +958,50 @@ public final class Bench {
         };
     }
 
+    /** The load is one anonymous caller with many tasks at once: MAX_TASKS_PER_PRINCIPAL=0 lifts its limit. */
     Map<String, String> agentEnv(int port, long stepDelayMs) {
-        return env(Map.of("PORT", "" + port, "HOST", "127.0.0.1", "STEP_DELAY_MS", "" + stepDelayMs));
+        return env(Map.of("PORT", "" + port, "HOST", "127.0.0.1", "STEP_DELAY_MS", "" + stepDelayMs,
+                "MAX_TASKS_PER_PRINCIPAL", "0"));
+    }
+
+    /**
+     * The task store a Legate start uses. The store kinds name theirs; plain Legate keeps what the
+     * environment says (SQLite unless {@code TASK_STORE} is set). Every start gets an empty data
+     * folder or database: a figure must not depend on what an earlier round left in the file.
+     */
+    Map<String, String> storeEnv(Kind k) throws IOException {
+        Map<String, String> env = new HashMap<>();
+        if (k == Kind.REFERENCE) {
+            return env;
+        }
+        env.put("DATA_DIR", run.resolve("data-" + (++seq)).toString());
+        switch (k) {
+            case MEMORY -> env.put("TASK_STORE", "memory");
+            case SQLITE -> env.put("TASK_STORE", "sqlite");
+            case POSTGRES -> {
+                env.put("TASK_STORE", "postgres");
+                env.put("DATABASE_URL", postgres().freshDatabase());
+            }
+            default -> {
+            }
+        }
+        return env;
+    }
+
+    Postgres postgres;
+
+    /** The scratch PostgreSQL server, started on first use and stopped at the end of the run. */
+    Postgres postgres() throws IOException {
+        if (postgres == null) {
+            try {
+                postgres = Postgres.start(logs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while PostgreSQL started", e);
+            }
+            progress("PostgreSQL " + postgres.bin.getParent().getFileName() + " started on 127.0.0.1:" + postgres.port);
+        }
+        return postgres;
     }
 
     /** This process's environment without the keys the servers read, plus {@code extra}. */
@@ -1075,10 +1336,10 @@ public final class Bench {
         String command = "bench/run";
         boolean quick, docs, docsSet;
         int rounds = 3, duration = 5, warmup = 1, serverWarmup = 10, heldRounds = 2, coldRounds = 5, bridgeRounds = 3,
-                bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120;
+                bridgeChunks = 10_000, wrkThreads = 1, heldOpenTimeoutS = 120, storeRounds = 2, soakMinutes = 5;
         long heldStepDelayMs = 600_000;
         int[] heldLevels = {1000, 5000, 10_000};
-        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7));
+        Set<Integer> workloads = new TreeSet<>(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
         boolean onlySet;
 
         static Options parse(String[] args) {
@@ -1121,13 +1382,15 @@ public final class Bench {
                             case "--bridge-rounds" -> o.bridgeRounds = positive(k, val);
                             case "--bridge-chunks" -> o.bridgeChunks = positive(k, val);
                             case "--wrk-threads" -> o.wrkThreads = positive(k, val);
+                            case "--store-rounds" -> o.storeRounds = positive(k, val);
+                            case "--soak-minutes" -> o.soakMinutes = positive(k, val);
                             case "--only" -> {
                                 o.onlySet = true;
                                 o.workloads = new TreeSet<>();
                                 for (String w : val.split(",")) {
                                     int n = positive(k, w.trim());
-                                    if (n > 7) {
-                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 7");
+                                    if (n > 10) {
+                                        throw new IllegalArgumentException("--only takes workload numbers 1 to 10");
                                     }
                                     o.workloads.add(n);
                                 }
@@ -1142,6 +1405,8 @@ public final class Bench {
                     o.workloads = new TreeSet<>(List.of(1, 3));
                 }
                 o.rounds = 1;
+                o.storeRounds = 1;
+                o.soakMinutes = Math.min(o.soakMinutes, 2);
                 o.duration = Math.min(o.duration, 3);
                 o.serverWarmup = Math.min(o.serverWarmup, 2);
             }
@@ -1177,6 +1442,8 @@ public final class Bench {
             m.put("cold_rounds", coldRounds);
             m.put("bridge_rounds", bridgeRounds);
             m.put("bridge_chunks", bridgeChunks);
+            m.put("store_rounds", storeRounds);
+            m.put("soak_minutes", soakMinutes);
             return m;
         }
     }

@@ -8,9 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
+import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
@@ -80,19 +84,36 @@ final class AgentCommand implements Callable<Integer> {
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
         String maxTasks = settings.get(ServerOptions.MAX_TASKS).orElse(ServerOptions.DEFAULT_MAX_TASKS);
-        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9) || !plainNumber(maxTasks, 9)) {
+        String grace = settings.get(ServerOptions.SHUTDOWN_GRACE_MS).orElse(ServerOptions.DEFAULT_SHUTDOWN_GRACE_MS);
+        if (!plainNumber(port, 9) || !plainNumber(stepDelay, 18) || !plainNumber(maxBody, 9) || !plainNumber(maxTasks, 9)
+                || !plainNumber(grace, 18)) {
             return null;
         }
         c.server.port = Integer.parseInt(port);
         c.stepDelayMs = Long.parseLong(stepDelay);
         c.server.maxBodyBytes = Integer.parseInt(maxBody);
         c.server.maxTasks = Integer.parseInt(maxTasks);
+        c.server.shutdownGraceMs = Long.parseLong(grace);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
+        c.server.instanceUrl = settings.get(ServerOptions.INSTANCE_URL).orElse(null);
+        c.server.instanceId = settings.get(ServerOptions.INSTANCE_ID).orElse(null);
+        String leaseTtl = settings.get(ServerOptions.LEASE_TTL_MS).orElse(ServerOptions.DEFAULT_LEASE_TTL_MS);
+        String heartbeat = settings.get(ServerOptions.LEASE_HEARTBEAT_MS).orElse(ServerOptions.DEFAULT_LEASE_HEARTBEAT_MS);
+        if (!plainNumber(leaseTtl, 18) || !plainNumber(heartbeat, 18)) {
+            return null;
+        }
+        c.server.leaseTtlMs = Long.parseLong(leaseTtl);
+        c.server.leaseHeartbeatMs = Long.parseLong(heartbeat);
         try {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+            if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_TASKS_PER_PRINCIPAL), 9)) {
+                return null;
+            }
+            c.server.security.readFrom(settings);
             c.edge = EdgeOptions.fromSettings(settings);
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
@@ -117,8 +138,9 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1) {
-            System.err.println("legate agent: STEP_DELAY_MS must be >= 0, MAX_BODY_BYTES and MAX_TASKS >= 1");
+        if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1 || server.shutdownGraceMs < 0) {
+            System.err.println("legate agent: STEP_DELAY_MS and SHUTDOWN_GRACE_MS must be >= 0, MAX_BODY_BYTES and "
+                    + "MAX_TASKS >= 1");
             return 2;
         }
         ServerSetup setup = server.setup();
@@ -127,28 +149,52 @@ final class AgentCommand implements Callable<Integer> {
         }
         ServerEdge serverEdge;
         try {
-            serverEdge = edge.edge();
+            serverEdge = edge.edge(server.security.apiKeyHeader);
         } catch (EdgeOptions.Unusable e) {
             System.err.println("legate agent: " + e.getMessage());
             return e.exitCode();
         }
         setup = setup.withHttps(serverEdge.tls() != null);
-        TaskStore store;
+        ServerConfig config;
         try {
-            store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
+            config = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
+        if (startCacheTraining) {
+            // The scripted session is anonymous and on loopback: the caller's security keys would only refuse it.
+            config = config.withSecurity(ServerSecurity.NONE);
+        }
+        TaskStore store;
+        Supplier<CommandLine> blame = () -> spec != null ? spec.commandLine() : new CommandLine(this);
+        try {
+            store = TaskStores.open(server, blame);
         } catch (TaskStores.StoreUnavailable e) {
             System.err.println("legate agent: " + e.getMessage());
             return 1;
         }
         ServerSetup served = setup;
-        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()).withEdge(serverEdge),
+        InstanceGroup group;
+        try {
+            group = TaskStores.group(store, server, served, blame);
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
+        }
+        AgentServer a2a = AgentServer.create(config.withEdge(serverEdge),
                 boundPort -> RevisorCard.build(server.name, served.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), group);
         int bound;
         try {
             bound = a2a.start();
         } catch (IOException e) {
             System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            a2a.stop();
+            return 1;
+        } catch (RuntimeException e) {
+            // Joining the other instances on the database failed (it went away after the store opened).
+            System.err.println("legate agent: cannot start: " + e.getMessage());
             a2a.stop();
             return 1;
         }
@@ -165,9 +211,11 @@ final class AgentCommand implements Callable<Integer> {
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // SIGTERM: new turns refused, running ones given the grace to finish, streams ended cleanly.
             try {
-                a2a.stop();
+                a2a.drain(grace);
             } catch (Exception ignored) {
                 // shutting down anyway
             }

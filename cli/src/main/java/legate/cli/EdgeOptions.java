@@ -19,7 +19,6 @@ final class EdgeOptions {
     static final String TLS_KEY = "TLS_KEY";
     static final String CARD_SIGNING_KEY = "CARD_SIGNING_KEY";
     static final String CORS_ORIGINS = "CORS_ORIGINS";
-    static final String API_KEY_HEADER = "A2A_API_KEY_HEADER";
 
     @Option(names = "--tls-cert", descriptionKey = TLS_CERT, paramLabel = "PEM",
             description = "Serve HTTPS with this certificate (PEM; the chain may follow it) [TLS_CERT]; needs --tls-key.")
@@ -38,11 +37,6 @@ final class EdgeOptions {
             description = "Browser origins allowed to call across origins, comma-separated, matched exactly "
                     + "(e.g. https://app.example.com) [CORS_ORIGINS] (default: none, CORS off).")
     String corsOrigins;
-
-    // The header an API key travels in, which a CORS preflight must allow by name; the key is
-    // the one the API key scheme reads, so both agree on it.
-    @Option(names = "--cors-api-key-header", descriptionKey = API_KEY_HEADER, hidden = true)
-    String apiKeyHeader;
 
     /** A setting that names a file the server cannot use, or a value it cannot read. */
     static final class Unusable extends Exception {
@@ -66,12 +60,16 @@ final class EdgeOptions {
         e.tlsKey = settings.get(TLS_KEY).map(Path::of).orElse(null);
         e.cardSigningKey = settings.get(CARD_SIGNING_KEY).map(Path::of).orElse(null);
         e.corsOrigins = settings.get(CORS_ORIGINS).orElse(null);
-        e.apiKeyHeader = settings.get(API_KEY_HEADER).orElse(null);
         return e;
     }
 
-    /** Reads every file the settings name, so that a bad one stops the server before it listens. */
-    ServerEdge edge() throws Unusable {
+    /**
+     * Reads every file the settings name, so that a bad one stops the server before it listens.
+     *
+     * @param apiKeyHeader the header the API key scheme reads (A2A_API_KEY_HEADER, owned by
+     *     {@link SecurityOptions}), which a CORS preflight must allow by name
+     */
+    ServerEdge edge(String apiKeyHeader) throws Unusable {
         ServerEdge edge = ServerEdge.PLAIN;
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new Unusable("TLS_CERT and TLS_KEY go together: set both to serve HTTPS, or neither", 2);

@@ -1,10 +1,14 @@
 package legate.cli;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import legate.a2a.model.LegateVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code legate}: the one launcher; each part of the project is a subcommand.
@@ -20,7 +24,7 @@ import picocli.CommandLine.Command;
         description = "Gives coding agents an A2A v1.0 address, tasks that outlive a call, and a supervisor.")
 public final class Legate implements Runnable {
     /** In the order the usage lists them. */
-    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "bridge", "mcp", "help");
+    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "bridge", "mcp", "service", "doctor", "help");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -78,7 +82,7 @@ public final class Legate implements Runnable {
         String only = args.length > 0 && SUBCOMMANDS.contains(args[0]) && !args[0].equals("help") ? args[0] : null;
         for (String name : SUBCOMMANDS) {
             if (only == null || only.equals(name)) {
-                cl.addSubcommand(name, subcommand(name));
+                cl.addSubcommand(name, subcommand(name, settings));
             }
         }
         // Both settings reach only the subcommands registered so far (picocli), hence after them.
@@ -87,13 +91,33 @@ public final class Legate implements Runnable {
         return cl;
     }
 
-    private static Object subcommand(String name) {
+    /**
+     * Every key a Legate command reads (each option's environment key, in every subcommand): Legate's
+     * own settings, never handed to a bridge's agent. Some are secrets (DATABASE_URL, MCP_TOKEN) that
+     * a coding agent has no business seeing.
+     */
+    static Set<String> settingKeys() {
+        Set<String> keys = new HashSet<>();
+        CommandLine all = commandLine(new Settings(Map.of(), Map.of()));
+        for (CommandLine sub : all.getSubcommands().values()) {
+            for (OptionSpec o : sub.getCommandSpec().options()) {
+                if (o.descriptionKey() != null && !o.descriptionKey().isEmpty()) {
+                    keys.add(o.descriptionKey());
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static Object subcommand(String name, Settings settings) {
         return switch (name) {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
-            case "bridge" -> new BridgeCommand();
+            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), Legate::settingKeys);
             case "mcp" -> new McpCommand();
+            case "service" -> new ServiceCommand();
+            case "doctor" -> new DoctorCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

@@ -3,6 +3,8 @@ package legate.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,6 +27,15 @@ final class ServerOptions {
     static final String DATABASE_URL = "DATABASE_URL";
     static final String TASK_RETENTION = "TASK_RETENTION";
     static final String MAX_TASKS = "MAX_TASKS";
+    static final String SHUTDOWN_GRACE_MS = "SHUTDOWN_GRACE_MS";
+    static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
+
+    static final String INSTANCE_URL = "INSTANCE_URL";
+    static final String INSTANCE_ID = "INSTANCE_ID";
+    static final String LEASE_TTL_MS = "LEASE_TTL_MS";
+    static final String LEASE_HEARTBEAT_MS = "LEASE_HEARTBEAT_MS";
+    static final String DEFAULT_LEASE_TTL_MS = "10000";
+    static final String DEFAULT_LEASE_HEARTBEAT_MS = "2000";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
@@ -34,8 +45,11 @@ final class ServerOptions {
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
     @Option(names = "--host", descriptionKey = HOST, defaultValue = DEFAULT_HOST,
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
+            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; another address needs authentication, or --insecure).")
     String host;
+
+    @Mixin
+    SecurityOptions security = new SecurityOptions();
 
     @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
             description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
@@ -75,13 +89,49 @@ final class ServerOptions {
             description = "Finished tasks the memory store keeps at most, the oldest forgotten first [MAX_TASKS] (default: ${DEFAULT-VALUE}).")
     int maxTasks;
 
+    @Option(names = "--shutdown-grace-ms", descriptionKey = SHUTDOWN_GRACE_MS, defaultValue = DEFAULT_SHUTDOWN_GRACE_MS,
+            description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503) "
+                    + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
+    long shutdownGraceMs;
+
+    @Option(names = "--instance-url", descriptionKey = INSTANCE_URL,
+            description = "With TASK_STORE=postgres, where the other instances on the database reach this one: its JSON-RPC URL [INSTANCE_URL] (default: the URL it listens on).")
+    String instanceUrl;
+
+    @Option(names = "--instance-id", descriptionKey = INSTANCE_ID,
+            description = "With TASK_STORE=postgres, this instance's id among the others [INSTANCE_ID] (default: generated at each start).")
+    String instanceId;
+
+    @Option(names = "--lease-ttl-ms", descriptionKey = LEASE_TTL_MS, defaultValue = DEFAULT_LEASE_TTL_MS,
+            description = "With TASK_STORE=postgres, how long after its last heartbeat an instance is gone: its running tasks FAILED, its conversations free [LEASE_TTL_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseTtlMs;
+
+    @Option(names = "--lease-heartbeat-ms", descriptionKey = LEASE_HEARTBEAT_MS, defaultValue = DEFAULT_LEASE_HEARTBEAT_MS,
+            description = "With TASK_STORE=postgres, how often an instance renews its heartbeat, at most a third of LEASE_TTL_MS [LEASE_HEARTBEAT_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseHeartbeatMs;
+
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {
         return ServerSetup.of(host, port, publicUrl);
     }
 
-    /** How the server listens, answering JSON-RPC on {@code rpcPath}. */
+    /**
+     * How the server listens, answering JSON-RPC on {@code rpcPath}, with its callers' security.
+     *
+     * @throws IllegalArgumentException a usage error in the security keys, or a bind the security
+     *                                  does not allow (README "Security"), saying why
+     */
     ServerConfig config(String rpcPath) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention);
+        ServerSecurity callers = security.security();
+        ServerExposure exposure = ServerExposure.of(host, publicUrl, callers.authentication().isEnabled(),
+                security.insecure);
+        if (exposure.refusal() != null) {
+            throw new IllegalArgumentException(exposure.refusal());
+        }
+        if (exposure.warning() != null) {
+            System.err.println("legate: " + exposure.warning());
+        }
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
+                .withSecurity(callers);
     }
 }

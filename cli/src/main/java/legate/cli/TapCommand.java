@@ -7,6 +7,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -15,9 +16,14 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.tap.proxy.TapConfig;
 import legate.tap.proxy.TapProxy;
+import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeListener;
 import legate.tap.show.ExchangeLog;
+import legate.tap.show.ProtocolCheck;
+import legate.tap.show.ShownHeaders;
 import legate.tap.show.WirePrinter;
+import legate.tap.web.Inspector;
+import legate.tap.web.SessionFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -30,6 +36,7 @@ import picocli.CommandLine.Option;
                 "  PUBLIC_URL=http://localhost:41242/ legate agent",
                 "  legate tap",
                 "  AGENT_URL=http://localhost:41242 legate client",
+                "With --web, a page on http://127.0.0.1:41245/ shows every exchange, task and context live.",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class TapCommand implements Callable<Integer> {
     enum ColourMode { auto, always, never }
@@ -59,6 +66,25 @@ final class TapCommand implements Callable<Integer> {
                     + "(default: X-API-Key).")
     String apiKeyHeader;
 
+    @Option(names = "--web", descriptionKey = "TAP_WEB", defaultValue = "false", arity = "0..1",
+            description = "Also serve the inspector, a live web page of every exchange, task and context [TAP_WEB] "
+                    + "(default: ${DEFAULT-VALUE}).")
+    boolean web;
+
+    @Option(names = "--web-port", descriptionKey = "TAP_WEB_PORT", defaultValue = "" + Inspector.DEFAULT_PORT,
+            description = "The inspector's port, 0 for any free port [TAP_WEB_PORT] (default: ${DEFAULT-VALUE}).")
+    int webPort;
+
+    @Option(names = "--web-host", descriptionKey = "TAP_WEB_HOST", defaultValue = TapConfig.DEFAULT_HOST,
+            description = "Address the inspector binds [TAP_WEB_HOST] (default: ${DEFAULT-VALUE}; the page shows every "
+                    + "exchange and can send the agent messages, so loopback).")
+    String webHost;
+
+    @Option(names = "--replay", paramLabel = "FILE",
+            description = "Show a recorded session (the tap's JSON Lines, or a HAR file) instead of forwarding: "
+                    + "printed, or with --web served on the inspector until interrupted; no agent is needed.")
+    Path replay;
+
     @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
             description = "Colour the output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: on a terminal, "
                     + "unless NO_COLOR is set).")
@@ -66,6 +92,9 @@ final class TapCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (replay != null) {
+            return replay();
+        }
         TapConfig config;
         try {
             config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES)
@@ -74,16 +103,12 @@ final class TapCommand implements Callable<Integer> {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
         }
-        // Buffered, not flushed on every write: the printer flushes once the listener thread has
-        // caught up, so a busy tap writes its console once per batch of events, not once per event.
-        PrintStream console = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out),
-                CONSOLE_BUFFER_BYTES), false, System.out.charset());
-        WirePrinter printer = new WirePrinter(console, switch (colour) {
-            case always -> true;
-            case never -> false;
-            case auto -> System.getenv("NO_COLOR") == null && isTerminal();
-        });
+        WirePrinter printer = printer();
         List<ExchangeListener> listeners = new ArrayList<>(List.of(printer));
+        Inspector inspector = web ? new Inspector(webHost, webPort, config.target(), Clock.systemUTC()) : null;
+        if (inspector != null) {
+            listeners.add(inspector);
+        }
         ExchangeLog exchangeLog = null;
         if (log != null) {
             try {
@@ -94,13 +119,27 @@ final class TapCommand implements Callable<Integer> {
             }
             listeners.add(exchangeLog);
         }
-        TapProxy tap = new TapProxy(config, listeners, Clock.systemUTC());
+        // The protocol check feeds every listener, so the console, the log and the page flag the same problems.
+        TapProxy tap = new TapProxy(config, List.of(new ProtocolCheck(listeners)),
+                inspector != null ? ShownHeaders.ALL : ShownHeaders.A2A, Clock.systemUTC());
         try {
             tap.start();
         } catch (IOException e) {
             System.err.println("legate tap: cannot listen on " + host + ":" + port + ": " + e.getMessage());
             closeQuietly(exchangeLog);
             return 1;
+        }
+        if (inspector != null) {
+            inspector.sendThrough(tap.url());
+            try {
+                inspector.start();
+            } catch (IOException e) {
+                System.err.println("legate tap: the inspector cannot listen on " + webHost + ":" + webPort + ": " + e.getMessage());
+                tap.stop();
+                closeQuietly(exchangeLog);
+                return 1;
+            }
+            printer.note("legate tap: inspector on " + inspector.url());
         }
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
                 + (log != null ? " (logging to " + log + ")" : ""));
@@ -113,12 +152,80 @@ final class TapCommand implements Callable<Integer> {
             } catch (Exception ignored) {
                 // shutting down anyway
             }
+            if (inspector != null) {
+                inspector.close();
+            }
             closeQuietly(logToClose);
             stopped.countDown();
         }, "legate-tap-shutdown"));
         tap.join();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * {@code --replay FILE}: the recorded events checked again and printed, or with {@code --web}
+     * served on the inspector until interrupted. Problems are found anew, so a file recorded
+     * elsewhere (a HAR from a browser) gets them too, and a recorded one gets each once.
+     */
+    private int replay() throws InterruptedException {
+        List<ExchangeEvent> events;
+        try {
+            events = SessionFile.read(Files.readAllBytes(replay));
+        } catch (IOException e) {
+            System.err.println("legate tap: cannot read " + replay + ": " + e.getMessage());
+            return 2;
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate tap: cannot replay " + replay + ": " + e.getMessage());
+            return 2;
+        }
+        WirePrinter printer = printer();
+        URI origin;
+        try {
+            // The agent the session was recorded in front of, for the URLs of a HAR export.
+            origin = TapConfig.loopback(0, URI.create(target.trim())).target();
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate tap: " + e.getMessage());
+            return 2;
+        }
+        Inspector inspector = web ? new Inspector(webHost, webPort, origin, Clock.systemUTC()) : null;
+        ProtocolCheck check = new ProtocolCheck(inspector != null ? List.of(inspector) : List.of(printer));
+        for (ExchangeEvent event : events) {
+            if (!(event instanceof ExchangeEvent.Flagged)) {
+                check.on(event);
+            }
+        }
+        check.caughtUp();
+        if (inspector == null) {
+            return 0;
+        }
+        try {
+            inspector.start();
+        } catch (IOException e) {
+            System.err.println("legate tap: the inspector cannot listen on " + webHost + ":" + webPort + ": " + e.getMessage());
+            return 1;
+        }
+        printer.note("legate tap: replaying " + replay + " (" + events.stream().map(ExchangeEvent::exchange).distinct().count()
+                + " exchanges); inspector on " + inspector.url());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            inspector.close();
+            stopped.countDown();
+        }, "legate-tap-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    private WirePrinter printer() {
+        // Buffered, not flushed on every write: the printer flushes once the listener thread has
+        // caught up, so a busy tap writes its console once per batch of events, not once per event.
+        PrintStream console = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out),
+                CONSOLE_BUFFER_BYTES), false, System.out.charset());
+        return new WirePrinter(console, switch (colour) {
+            case always -> true;
+            case never -> false;
+            case auto -> System.getenv("NO_COLOR") == null && isTerminal();
+        }, ShownHeaders.A2A.withApiKeyHeader(apiKeyHeader));
     }
 
     private static void closeQuietly(ExchangeLog log) {

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import legate.testsupport.ChildCommand;
 import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
@@ -46,7 +48,9 @@ class AgentCommandTest {
         argv.addAll(List.of(args));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(workDir)
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
-                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS");
+                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
+                        "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
+                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -86,10 +90,68 @@ class AgentCommandTest {
     }
 
     @Test
+    void aSigtermLetsTheRunningTurnFinishItsStreamBeforeTheProcessExits(@TempDir Path dir) throws Exception {
+        // Revisor's turn pauses 800 ms after each step: the SIGTERM lands in the middle of it.
+        Running r = agent(dir, Map.of("STEP_DELAY_MS", "800", "SHUTDOWN_GRACE_MS", "20000"), "--port", "0");
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"One. Two.\"}]}}}";
+        HttpResponse<Stream<String>> stream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + r.port() + "/")).header("Content-Type", "application/json")
+                .header("A2A-Version", "1.0").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<String> frames = new ArrayList<>();
+        Iterator<String> lines = stream.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data:")) {
+                frames.add(line);
+                if (frames.size() == 2) {
+                    r.process().destroy();
+                }
+            }
+        }
+        assertThat(frames.get(frames.size() - 1)).as("the stream ends with the turn's last event").contains(
+                "TASK_STATE_COMPLETED");
+        assertThat(r.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void aBadPublicUrlIsAClearErrorAndExitCodeTwo(@TempDir Path dir) {
         ChildRun run = legate(dir, "--port", "0", "--public-url", "localhost:41242").run(START_LIMIT);
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output()).contains("PUBLIC_URL must be an absolute http(s) URL").doesNotContain("Exception");
+    }
+
+    // README "Security": a wildcard bind without PUBLIC_URL would advertise 127.0.0.1 to remote callers.
+    // Neither refusal binds anything: they are decided before the port is opened.
+    @Test
+    void aWildcardBindWithoutPublicUrlRefusesToStart(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("HOST", "0.0.0.0").env("PORT", "0").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("HOST=0.0.0.0 listens on every address", "Set PUBLIC_URL")
+                .doesNotContain("Exception", "listening on");
+    }
+
+    // README "Security": without a scheme, only loopback, unless --insecure says it is meant.
+    @Test
+    void aNonLoopbackBindWithoutAuthenticationRefusesToStartAndSaysHowToProceed(@TempDir Path dir) {
+        for (ChildRun run : List.of(
+                legate(dir).env("HOST", "0.0.0.0").env("PORT", "0").env("PUBLIC_URL", "http://agent.example:41241/")
+                        .run(START_LIMIT),
+                legate(dir, "--host", "0.0.0.0", "--port", "0", "--public-url", "http://agent.example:41241/")
+                        .run(START_LIMIT))) {
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.output()).contains("is not a loopback address and no authentication is configured",
+                    "A2A_TOKENS_FILE", "--insecure (A2A_INSECURE=true)").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aTokensFileThatCannotBeReadIsAUsageErrorNamingTheFileNotItsContent(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "alice-without-a-colon-s3cret\n");
+        ChildRun run = legate(dir, "--port", "0").env("A2A_TOKENS_FILE", tokens.toString()).run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("line 1 of", "principal:token").doesNotContain("s3cret");
     }
 
     // A bare `legate agent` skips picocli (Legate.main): an option that fromSettings forgot, or a
@@ -97,22 +159,24 @@ class AgentCommandTest {
     @Test
     void aBareAgentReadsEverySettingAsPicocliWould() throws Exception {
         Map<String, String> every = new HashMap<>();
-        for (Class<?> options : List.of(AgentCommand.class, ServerOptions.class)) {
+        for (Class<?> options : List.of(AgentCommand.class, ServerOptions.class, SecurityOptions.class, EdgeOptions.class)) {
             for (Field f : options.getDeclaredFields()) {
                 CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
                 if (o != null && !o.descriptionKey().isEmpty()) {
                     every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey()
-                            : f.getType() == Duration.class ? "42h" : "4242");
+                            : f.getType() == Duration.class ? "42h" : f.getType() == boolean.class ? "true" : "4242");
                 }
             }
         }
-        assertThat(every).hasSize(11);
+        assertThat(every).hasSize(29);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
             AgentCommand viaPicocli = (AgentCommand) r.subcommand().commandSpec().userObject();
             assertSameOptions(direct, viaPicocli, env);
             assertSameOptions(direct.server, viaPicocli.server, env);
+            assertSameOptions(direct.server.security, viaPicocli.server.security, env);
+            assertSameOptions(direct.edge, viaPicocli.edge, env);
         }
     }
 

@@ -14,10 +14,10 @@ import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tap's three layers and the one way their dependencies point (tap/README.md, "Layers"):
+ * The tap's four layers and the one way their dependencies point (tap/README.md, "Layers"):
  * {@code http} reads and writes HTTP/1.1 and knows nothing of the tap; {@code show} knows nothing
  * of how traffic is forwarded; {@code proxy} uses the codec and, of {@code show}, only the events
- * and how listeners get them. Read from the main sources as they are on disk.
+ * and how listeners get them; {@code web}, the inspector page, uses {@code show} only. Read from the main sources as they are on disk.
  */
 class TapLayersTest {
     private static final Path SOURCES = SourceTree.root().resolve("tap/src/main/java/legate/tap");
@@ -27,12 +27,12 @@ class TapLayersTest {
     private static final List<String> LISTENER_INTERFACE =
             List.of("ExchangeEvent", "ExchangeListener", "ListenerThread", "ShownHeaders");
 
-    // Rule: every class of the tap's main code lives in one of the three layers.
+    // Rule: every class of the tap's main code lives in one of the four layers.
     @Test
     void everyClassIsInALayer() throws IOException {
         try (Stream<Path> top = Files.list(SOURCES)) {
             assertThat(top.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("http", "proxy", "show");
+                    .containsExactlyInAnyOrder("http", "proxy", "show", "web");
         }
     }
 
@@ -55,6 +55,13 @@ class TapLayersTest {
     void theProxyUsesOnlyTheListenerInterfaceOfShow() throws IOException {
         assertThat(uses("proxy")).allMatch(u -> u.startsWith("http.") || u.startsWith("proxy.")
                 || LISTENER_INTERFACE.contains(u.substring("show.".length())));
+    }
+
+    // Rule: the inspector page is one more listener: it uses what show reports and knows nothing of
+    // the codec or the proxy, so a replayed file and live traffic reach it the same way.
+    @Test
+    void theInspectorUsesOnlyShow() throws IOException {
+        assertThat(uses("web")).allMatch(u -> u.startsWith("show.") || u.startsWith("web."));
     }
 
     /** Every {@code legate.tap.<layer>.<Type>} a layer's sources name, as {@code layer.Type}, its package line aside. */

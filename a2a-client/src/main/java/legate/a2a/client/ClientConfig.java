@@ -16,11 +16,13 @@ import java.util.Map;
  * @param bindings what this client may dial, checked against the card in the card's order
  * @param headers extra headers on every request, such as {@code Authorization} (A2A §7.3)
  * @param resumption how a stream cut before its turn ended is resumed, where the agent allows it
+ * @param credentials what the client proves itself with, sent as the card's securityRequirements ask
+ *     (never with the public card's fetch)
  * @param trust the authorities accepted for https and the keys a card must be signed with (null: {@link ClientTrust#DEFAULTS})
  */
 public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
                            List<Binding> bindings, Map<String, String> headers, Resumption resumption,
-                           ClientTrust trust) {
+                           Credentials credentials, ClientTrust trust) {
 
     public ClientConfig {
         requirePositive(connectTimeout, "connectTimeout");
@@ -40,14 +42,18 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
         if (resumption == null) {
             throw new IllegalArgumentException("resumption must be given; Resumption.OFF turns it off");
         }
+        if (credentials == null) {
+            credentials = Credentials.NONE;
+        }
         if (trust == null) {
             trust = ClientTrust.DEFAULTS;
         }
     }
 
+    /** A configuration without credentials, trusting the JDK's authorities. */
     public ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
                         List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
-        this(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, ClientTrust.DEFAULTS);
+        this(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, Credentials.NONE, ClientTrust.DEFAULTS);
     }
 
     /** A configuration that resumes cut streams as {@link Resumption#DEFAULT} does. */
@@ -66,21 +72,26 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
     }
 
     public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {
-        return new ClientConfig(connect, card, call, bindings, headers, resumption, trust);
+        return new ClientConfig(connect, card, call, bindings, headers, resumption, credentials, trust);
     }
 
     public ClientConfig withResumption(Resumption how) {
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how, trust);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how, credentials, trust);
+    }
+
+    /** The same, proving itself with {@code given} where a card asks for it. */
+    public ClientConfig withCredentials(Credentials given) {
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, given, trust);
     }
 
     public ClientConfig withHeader(String name, String value) {
         Map<String, String> all = new LinkedHashMap<>(headers);
         all.put(name, value);
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption, trust);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption, credentials, trust);
     }
 
     public ClientConfig withTrust(ClientTrust what) {
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, what);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, credentials, what);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -1,6 +1,7 @@
 package legate.a2a.server;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
@@ -12,6 +13,7 @@ import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.a2a.server.task.UnsettledTasks;
@@ -45,13 +47,15 @@ public final class AgentServer implements AutoCloseable {
     private final AgentExecutor executor;
     private final TaskStore store;
     private final Clock clock;
+    private final InstanceGroup group;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock) {
+                        TaskStore store, Clock clock, InstanceGroup group) {
+        this.group = group;
         this.config = config;
         this.cardForPort = cardForPort;
         this.executor = executor;
@@ -95,7 +99,8 @@ public final class AgentServer implements AutoCloseable {
      * @param cardForPort builds the Agent Card once the port is bound (port 0 is only known then)
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
-        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC());
+        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
+                InstanceGroup.ALONE);
     }
 
     /**
@@ -104,26 +109,50 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock);
+        return new AgentServer(config, cardForPort, executor, store, clock, InstanceGroup.ALONE);
     }
 
     /**
-     * Fails the tasks the last run of the store left running, binds, builds the card for the bound
+     * A server that is one instance of {@code group}, several instances sharing {@code store}
+     * (README "Several instances"); the server joins the group when it starts and leaves it when
+     * it stops.
+     */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, InstanceGroup group) {
+        return new AgentServer(config, cardForPort, executor, store, clock, group);
+    }
+
+    /**
+     * Binds, joins the instance group (alone: fails every task the last run of the store left
+     * running; in a group: those of the instances that are gone), builds the card for the bound
      * port, starts serving and the retention sweep, and returns the port.
      */
     public int start() throws Exception {
-        // Before listening: no caller may see a task WORKING that nothing will ever finish.
-        new UnsettledTasks(store, clock).failAll();
         connector.open();
         int port = connector.getLocalPort();
-        AgentCard built = cardForPort.apply(port);
+        // Before serving: no caller may see a task WORKING that nothing will ever finish.
+        try {
+            group.join(port, new UnsettledTasks(store, clock));
+        } catch (RuntimeException e) {
+            connector.close();
+            throw e;
+        }
+        // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
+        ServerSecurity security = config.security();
         ServerEdge edge = config.edge();
-        AgentCard card = edge.cardKey() == null ? built : edge.cardKey().sign(built);
-        RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
-                config.cancelWait(), turns);
+        AgentCard unsigned = security.publicCard(cardForPort.apply(port));
+        AgentCard extended = security.extendedCardOver(unsigned);
+        // PROTOCOL (A2A §8.4): signed last, so the signature covers the card as served, security schemes included.
+        AgentCard card = edge.cardKey() == null ? unsigned : edge.cardKey().sign(unsigned);
+        if (extended != null && edge.cardKey() != null) {
+            extended = edge.cardKey().sign(extended);
+        }
+        RequestHandler h = new RequestHandler(executor, store, card, extended, clock,
+                RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group);
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive());
         this.rpc = rpc;
         String rpcPath = config.rpcPath();
         Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
@@ -194,9 +223,37 @@ public final class AgentServer implements AutoCloseable {
                 sweep.close();
             }
             if (stopped.compareAndSet(false, true)) {
+                group.close();
                 store.close();
             }
         }
+    }
+
+    /**
+     * A stop that lets work finish, as a SIGTERM asks: refuses new turns (HTTP 503, which sends a load
+     * balancer's next request elsewhere) while reads, cancels and subscriptions are still served, lets
+     * the running turns end for {@code grace} at most, ends the open streams cleanly, then
+     * {@link #stop()}s. A turn still running after the grace is abandoned as by {@link #stop()}.
+     *
+     * <p>Why the port stays open until the end: closing Jetty's listening channel while its acceptor
+     * (a virtual thread) waits in accept left the socket listening and unanswered, so a new caller
+     * waited for a timeout instead of being told at once; a 503 tells it at once.
+     *
+     * @return whether every running turn ended within the grace
+     */
+    public boolean drain(Duration grace) throws Exception {
+        RequestHandler h = handler;
+        boolean ended = true;
+        if (h != null) {
+            h.drain();
+            ended = h.awaitTurnsEnded(grace);
+        }
+        JsonRpcHandler r = rpc;
+        if (r != null) {
+            r.endStreams();
+        }
+        stop();
+        return ended;
     }
 
     /** Blocks until the server stops. */

@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * How an {@link AgentServer} listens, and how long it keeps finished tasks.
  *
- * @param host the address to bind; loopback unless told otherwise, since nothing authenticates callers
+ * @param host the address to bind; loopback unless told otherwise (without an authentication scheme,
+ *             loopback only: the command line refuses anything else unless told it is meant)
  * @param port the port; 0 picks a free one ({@link AgentServer#start()} returns it)
  * @param rpcPath the path JSON-RPC requests are POSTed to (the path of the card's interface URL)
  * @param maxBodyBytes requests larger than this are refused before they are parsed
@@ -13,10 +14,11 @@ import java.time.Duration;
  * @param keepAlive how long an open stream may stay silent before it gets an SSE comment
  * @param taskRetention how long a terminal task is kept after its last status change; zero keeps
  *                      every task for as long as the store does (null: {@link #DEFAULT_TASK_RETENTION})
+ * @param security who may call and how much each caller may run (null: {@link ServerSecurity#NONE})
  * @param edge TLS, the card signing key and CORS (null: {@link ServerEdge#PLAIN})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
-                           Duration keepAlive, Duration taskRetention, ServerEdge edge) {
+                           Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -39,6 +41,9 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (taskRetention.isNegative()) {
             throw new IllegalArgumentException("taskRetention must not be negative, got " + taskRetention);
         }
+        if (security == null) {
+            security = ServerSecurity.NONE;
+        }
         if (edge == null) {
             edge = ServerEdge.PLAIN;
         }
@@ -46,7 +51,7 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
                         Duration keepAlive, Duration taskRetention) {
-        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, ServerEdge.PLAIN);
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, ServerSecurity.NONE, ServerEdge.PLAIN);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -65,11 +70,16 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, edge);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge);
+    }
+
+    /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
+    public ServerConfig withSecurity(ServerSecurity security) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge);
     }
 
     /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
     public ServerConfig withEdge(ServerEdge edge) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, edge);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge);
     }
 }

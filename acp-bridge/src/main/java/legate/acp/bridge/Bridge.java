@@ -1,8 +1,10 @@
 package legate.acp.bridge;
 
 import java.time.Clock;
+import java.time.Duration;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterRegistry;
@@ -10,7 +12,8 @@ import legate.acp.adapter.AdapterStartFailed;
 import legate.acp.adapter.Backend;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
+import legate.acp.permission.PolicyFileError;
 import legate.acp.protocol.InitializeResponse;
 import legate.wire.http.BindAddress;
 
@@ -32,21 +35,29 @@ public final class Bridge {
     private final ProcessLauncher launcher;
     private final Clock clock;
     private final BridgeLogs logs;
-    private final PermissionClassifier policy;
+    private final PermissionRules policy;
     private final TaskStore store;
+    private final InstanceGroup group;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store) {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
+                   InstanceGroup group) throws PolicyFileError {
+        this.group = group;
         this.config = config;
         this.store = store;
-        this.backend = backend;
+        this.backend = backend.withEnvironment(config.agentEnv());
         this.launcher = launcher;
         this.clock = clock;
-        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err);
-        this.policy = new PermissionClassifier(backend.supervisedModeId(), config.allowExecute());
+        BridgeConfig.Supervision s = config.supervision();
+        // A policy file that cannot be used stops the bridge before anything starts.
+        this.policy = s.policyFile() == null
+                ? PermissionRules.builtIn(backend.supervisedModeId(), config.allowExecute(), s.ask())
+                : PermissionRules.load(s.policyFile(), backend.supervisedModeId(), config.allowExecute(), s.ask());
+        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err,
+                config.console(), config.verbose());
     }
 
     /**
@@ -54,8 +65,9 @@ public final class Bridge {
      *
      * @throws IllegalArgumentException when the settings name no agent (an unknown backend, an empty command line)
      * @throws AdapterNotInstalled when a known backend's adapter is nowhere the lookup searches
+     * @throws PolicyFileError when ACP_POLICY names a file that cannot be used (its message names file, line and field)
      */
-    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore());
     }
 
@@ -63,19 +75,29 @@ public final class Bridge {
      * The same, keeping its tasks in {@code store}, which the bridge owns from then on: its server
      * closes it when it stops.
      */
-    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
+    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled, PolicyFileError {
+        return create(config, store, InstanceGroup.ALONE);
+    }
+
+    /**
+     * The same, as one instance of {@code group}, several bridges sharing {@code store} (README
+     * "Several instances"): each conversation's agent runs on the instance that holds it.
+     */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group)
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
-    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock)
+            throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore(), launcher, clock);
     }
 
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
-            throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store);
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE);
     }
 
     /**
@@ -96,10 +118,11 @@ public final class Bridge {
         Backend agent = backend.namedBy(init);
         // The conversation's session and root beside its tasks, for session/load after a restart.
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
-                (contextId, record) -> store.saveContextState(contextId, record.toJson()));
+                new StoredConversations(store));
         AgentServer a2a = AgentServer.create(config.server(),
-                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
-                store, clock);
+                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)),
+                new AcpExecutor(registry, config.supervision().askTimeout()),
+                store, clock, group);
         int port;
         try {
             port = a2a.start();
@@ -136,6 +159,34 @@ public final class Bridge {
      * process tree), then the server (which closes the task store), then the logs. Safe to call more
      * than once, and before or after a failed start.
      */
+    /**
+     * A stop that lets work finish, as a SIGTERM asks: new turns are refused, the running ones get
+     * {@code grace} to end, then the agents stop, then the server, ending its streams cleanly.
+     */
+    public void drain(Duration grace) {
+        AgentServer a2a = server;
+        if (a2a != null && a2a.handler() != null) {
+            a2a.handler().drain();
+            try {
+                a2a.handler().awaitTurnsEnded(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            AdapterRegistry registry = agents;
+            if (registry != null) {
+                registry.close();
+            }
+            try {
+                a2a.drain(Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // Stopping anyway: Jetty closes what it could not stop gracefully.
+            }
+        }
+        stop();
+    }
+
     public void stop() {
         AdapterRegistry registry = agents;
         if (registry != null) {

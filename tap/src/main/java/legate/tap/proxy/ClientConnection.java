@@ -28,6 +28,7 @@ import legate.tap.show.ExchangeEvent.Refused;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
 import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.tap.show.ShownHeaders;
 
 /**
  * One client's connection to the tap, served by a thread of its own, exchange after exchange: it
@@ -126,7 +127,7 @@ final class ClientConnection implements Runnable, AutoCloseable {
         }
         waitingSince = 0;
         tap.listener().on(new ExchangeEvent.Request(n, start, head.method(), head.target(), head.version(),
-                shown(head.fields()), body));
+                shown(head.fields(), tap.headers()), body));
         boolean close = head.closesConnection();
         ForwardedRequest request = ForwardedRequest.of(tap.target(), head, framing, body);
         UpstreamConnection answer;
@@ -196,7 +197,7 @@ final class ClientConnection implements Runnable, AutoCloseable {
                     continue;
                 }
                 heads.field(name, field.value());
-                tap.shownHeaders().collect(name, field.value(), shown);
+                tap.headers().collect(name, field.value(), shown);
                 if (type == null && field.is("Content-Type")) {
                     type = field.value();
                 }
@@ -307,10 +308,10 @@ final class ClientConnection implements Runnable, AutoCloseable {
         return ErrorReply.refusing(e, tap.target(), tap.maxRequestBytes());
     }
 
-    private List<Header> shown(List<Field> fields) {
+    private static List<Header> shown(List<Field> fields, ShownHeaders headers) {
         List<Header> out = new ArrayList<>(4);
         for (Field field : fields) {
-            tap.shownHeaders().collect(field.name(), field.value(), out);
+            headers.collect(field.name(), field.value(), out);
         }
         return out;
     }

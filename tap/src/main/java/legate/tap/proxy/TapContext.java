@@ -12,10 +12,10 @@ import legate.tap.show.ShownHeaders;
  * listeners, the clock, and the exchange count.
  *
  * @param listener takes each event without waiting for it to be shown ({@link ListenerThread})
- * @param shownHeaders picks the headers events carry, credentials masked
+ * @param headers which headers the events carry
  */
-record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, Clock clock, AtomicLong exchanges,
-                  ShownHeaders shownHeaders) {
+record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, ShownHeaders headers, Clock clock,
+                  AtomicLong exchanges) {
     /** The number of the exchange that starts now, counting from 1 across every connection. */
     long nextExchange() {
         return exchanges.incrementAndGet();

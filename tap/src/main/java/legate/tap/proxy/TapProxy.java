@@ -42,17 +42,25 @@ public final class TapProxy implements AutoCloseable {
     private ClientAcceptor acceptor;
 
     public TapProxy(TapConfig config, List<ExchangeListener> listeners, Clock clock) {
-        this(config, listeners, clock, IDLE_TIMEOUT);
+        this(config, listeners, ShownHeaders.A2A, clock, IDLE_TIMEOUT);
+    }
+
+    /**
+     * @param headers which headers the events carry: {@link ShownHeaders#ALL} for the web page's raw view; the
+     *     API key header they mask is the config's
+     */
+    public TapProxy(TapConfig config, List<ExchangeListener> listeners, ShownHeaders headers, Clock clock) {
+        this(config, listeners, headers, clock, IDLE_TIMEOUT);
     }
 
     /** @param idleTimeout how long a client connection may wait between requests before the tap closes it */
-    TapProxy(TapConfig config, List<ExchangeListener> listeners, Clock clock, Duration idleTimeout) {
+    TapProxy(TapConfig config, List<ExchangeListener> listeners, ShownHeaders headers, Clock clock, Duration idleTimeout) {
         this.config = config;
         this.idleTimeout = idleTimeout;
         this.dialer = new UpstreamDialer(config.target(), CONNECT_TIMEOUT);
         this.listeners = new ListenerThread(listeners);
-        this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners, clock, new AtomicLong(),
-                new ShownHeaders(config.apiKeyHeader()));
+        this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners,
+                headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong());
     }
 
     /** Binds, starts forwarding, and returns the port. */

@@ -7,7 +7,8 @@ import legate.wire.sse.SseEvent;
 
 /**
  * What the tap saw of one HTTP exchange, reported as it happens: the request, then either a whole
- * response, or a stream opening, its frames and its close, or the tap's own refusal. Every event
+ * response, or a stream opening, its frames and its close, or the tap's own refusal; and, from
+ * {@link ProtocolCheck}, any problem seen in them. Every event
  * names its exchange by the number the tap gave it, so concurrent exchanges can be told apart.
  *
  * <p>Bodies are the bytes as they crossed the tap, never parsed into model objects, so broken
@@ -73,5 +74,14 @@ public sealed interface ExchangeEvent {
      * @param reason what went wrong, naming the target when the upstream is unreachable
      */
     record Refused(long exchange, Instant at, int status, String reason) implements ExchangeEvent {
+    }
+
+    /**
+     * A breach of the protocol seen in the exchange's events so far, reported right after the event
+     * that showed it ({@link ProtocolCheck}).
+     *
+     * @param detail what was seen, for a person: the id that differed, the state, the error code
+     */
+    record Flagged(long exchange, Instant at, Problem problem, String detail) implements ExchangeEvent {
     }
 }

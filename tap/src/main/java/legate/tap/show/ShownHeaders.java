@@ -4,49 +4,60 @@ import java.util.List;
 import legate.tap.show.ExchangeEvent.Header;
 
 /**
- * The headers a person reading A2A traffic needs to see: the service parameters (A2A-Version,
- * A2A-Extensions), the content type, a content encoding, and which credentials were sent. Every
- * other header passes through the tap unshown. The proxy picks them out as it reads a head, so an
- * {@link ExchangeEvent} carries only these, and a credential only masked: what the console prints
- * and the JSON Lines log keeps never holds one in full.
+ * Which headers an {@link ExchangeEvent} carries, picked out by the proxy as it reads a head.
  *
- * <p>Credentials are Authorization and Proxy-Authorization (scheme and the last four characters),
- * the API key header (A2A_API_KEY_HEADER, X-API-Key unless configured), and Cookie and Set-Cookie
- * (each cookie's name, its value masked).
+ * <p>{@link #A2A} (the console's default) keeps what a person reading A2A traffic needs: the
+ * service parameters (A2A-Version, A2A-Extensions), the content type, a content encoding, and the
+ * credential headers, masked ({@link CredentialMask}). {@link #ALL} keeps every end-to-end header,
+ * credentials masked the same way, for the web page's raw view; it costs a few more objects per
+ * exchange, so the tap pays it only when the page is on. Either way a credential is only ever
+ * carried masked: what the console prints, the JSON Lines log keeps and the page shows never holds
+ * one in full.
  */
 public final class ShownHeaders {
-    /** The API key header when none is configured, as the server's API key scheme reads it. */
-    public static final String DEFAULT_API_KEY_HEADER = "X-API-Key";
+    /** The headers that matter to A2A, credentials masked (the API key in X-API-Key). */
+    public static final ShownHeaders A2A = new ShownHeaders(false, CredentialMask.DEFAULT);
+    /** Every header, credentials masked (the API key in X-API-Key). */
+    public static final ShownHeaders ALL = new ShownHeaders(true, CredentialMask.DEFAULT);
+
     private static final String[] SHOWN = {"a2a-version", "a2a-extensions", "content-type", "content-encoding"};
 
-    private final String apiKeyHeader;
+    private final boolean all;
+    private final CredentialMask mask;
 
-    /** @param apiKeyHeader the header an API key travels in; null or blank for {@link #DEFAULT_API_KEY_HEADER} */
-    public ShownHeaders(String apiKeyHeader) {
-        this.apiKeyHeader = apiKeyHeader == null || apiKeyHeader.isBlank() ? DEFAULT_API_KEY_HEADER : apiKeyHeader.strip();
+    private ShownHeaders(boolean all, CredentialMask mask) {
+        this.all = all;
+        this.mask = mask;
     }
 
-    /** Adds the header to {@code shown} when it matters; a credential is added masked. */
+    /** The same selection, masking the API key in {@code apiKeyHeader} (null or blank: X-API-Key). */
+    public ShownHeaders withApiKeyHeader(String apiKeyHeader) {
+        return new ShownHeaders(all, new CredentialMask(apiKeyHeader));
+    }
+
+    /** Adds the header to {@code shown} when this selection keeps it; credentials only masked. */
     public void collect(String name, String value, List<Header> shown) {
-        if (name.equalsIgnoreCase("authorization") || name.equalsIgnoreCase("proxy-authorization")) {
-            shown.add(new Header(name, MaskedCredential.schemeAndSecret(value)));
+        if (mask.isCredential(name)) {
+            shown.add(new Header(name, mask.shown(name, value)));
             return;
         }
-        if (name.equalsIgnoreCase(apiKeyHeader)) {
-            shown.add(new Header(name, MaskedCredential.secret(value.strip())));
-            return;
+        if (all || isShown(name)) {
+            shown.add(new Header(name, value));
         }
-        if (name.equalsIgnoreCase("cookie") || name.equalsIgnoreCase("set-cookie")) {
-            shown.add(new Header(name, MaskedCredential.cookies(name.equalsIgnoreCase("set-cookie")
-                    ? value.split(";", 2)[0] : value)));
-            return;
-        }
+    }
+
+    /** Whether this selection keeps the header; with {@link #A2A}'s, what the console shows of an event carrying all. */
+    public boolean keeps(String name) {
+        return all || isShown(name) || mask.isCredential(name);
+    }
+
+    private static boolean isShown(String name) {
         // Compared in place, not lower-cased: this runs for every header of every exchange.
         for (String s : SHOWN) {
             if (s.equalsIgnoreCase(name)) {
-                shown.add(new Header(name, value));
-                return;
+                return true;
             }
         }
+        return false;
     }
 }

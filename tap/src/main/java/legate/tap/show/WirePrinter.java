@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
+import legate.tap.show.ExchangeEvent.Flagged;
 import legate.tap.show.ExchangeEvent.Frame;
 import legate.tap.show.ExchangeEvent.Header;
 import legate.tap.show.ExchangeEvent.Outcome;
@@ -37,11 +38,18 @@ public final class WirePrinter implements ExchangeListener {
 
     private final PrintStream out;
     private final boolean colour;
+    private final ShownHeaders console;
     private final ReentrantLock lock = new ReentrantLock();
 
     public WirePrinter(PrintStream out, boolean colour) {
+        this(out, colour, ShownHeaders.A2A);
+    }
+
+    /** @param console the headers printed of an event that carries them all: {@link ShownHeaders#A2A}, with the tap's API key header */
+    public WirePrinter(PrintStream out, boolean colour, ShownHeaders console) {
         this.out = out;
         this.colour = colour;
+        this.console = console;
     }
 
     @Override
@@ -77,6 +85,7 @@ public final class WirePrinter implements ExchangeListener {
                     + c.frames() + (c.frames() == 1 ? " frame, " : " frames, ") + size(c.bodyBytes()) + ", "
                     + elapsed(c.elapsed()) + ending(c.outcome()));
             case Refused r -> b.head(RED, "!! " + r.status() + " " + r.reason());
+            case Flagged f -> b.head(RED, "!! problem: " + f.problem().summary() + " (" + visible(f.detail()) + ")");
         }
         print(b.array(), b.length());
     }
@@ -120,8 +129,12 @@ public final class WirePrinter implements ExchangeListener {
         }
     }
 
-    private static void headers(PrintedBlock b, List<Header> headers) {
+    /** The headers that matter to A2A: with the web page on, the events carry every header, the console shows these. */
+    private void headers(PrintedBlock b, List<Header> headers) {
         for (Header h : headers) {
+            if (!console.keeps(h.name())) {
+                continue;
+            }
             b.line(DIM, h.name() + ": " + visible(h.value()));
         }
     }

@@ -18,6 +18,7 @@ import legate.tap.show.ExchangeEvent.Frame;
 import legate.tap.show.ExchangeEvent.Outcome;
 import legate.tap.show.ExchangeEvent.Refused;
 import legate.tap.show.ExchangeEvent.StreamClosed;
+import legate.tap.show.ShownHeaders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -304,7 +305,7 @@ class TapHttpTest {
     private void start(ScriptedUpstream.Script script, Duration idleTimeout) throws Exception {
         upstream = new ScriptedUpstream(script);
         tap = new TapProxy(new TapConfig("127.0.0.1", 0, URI.create("http://127.0.0.1:" + upstream.port()), LIMIT),
-                List.of(events), Clock.systemUTC(), idleTimeout);
+                List.of(events), ShownHeaders.A2A, Clock.systemUTC(), idleTimeout);
         tap.start();
     }
 

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +38,22 @@ class WirePrinterTest {
         assertThat(out.lines()).allMatch(l -> l.startsWith("[#3] "));
         assertThat(out).contains("[#3] -> POST / HTTP/1.1", "A2A-Version: (absent", "Content-Type: application/json",
                 "\"n\": 1.10,", "\"s\": \"a\\\"b\\u00e9\",", "\"e\": [],", "\"o\": {}");
+    }
+
+    // Rule: problems are flagged on the console as on the page: the protocol check's line follows the
+    // request it found wanting, and a credential shows only its scheme and last 4 characters.
+    @Test
+    void aFlaggedProblemAndAMaskedCredentialAreShown() {
+        ProtocolCheck check = new ProtocolCheck(List.of(printer));
+        List<Header> shown = new ArrayList<>();
+        ShownHeaders.A2A.collect("Authorization", "Bearer tok-0123456789-abcdWXYZ", shown);
+        ShownHeaders.A2A.collect("User-Agent", "curl/8", shown);
+        check.on(new Request(4, AT, "POST", "/", "HTTP/1.1", shown,
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\"}".getBytes(StandardCharsets.UTF_8)));
+
+        String out = console.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("[#4] !! problem: the request has no A2A-Version", "(GetTask was sent without it)",
+                "Authorization: Bearer …WXYZ").doesNotContain("0123456789").doesNotContain("User-Agent");
     }
 
     // Rule: broken traffic stays visible. A body that is not exactly one JSON value (here a

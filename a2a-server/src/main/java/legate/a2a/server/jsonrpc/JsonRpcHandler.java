@@ -11,9 +11,14 @@ import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
+import legate.a2a.server.Principal;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.RunsElsewhere;
+import legate.a2a.server.task.ServerStopping;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
@@ -32,8 +37,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
- * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops.
+ * its own virtual thread, in this order: credential, content type, body size, JSON, A2A-Version,
+ * envelope, method, params, dispatch; each step that fails answers with its own code and stops. A
+ * request the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere})
+ * is forwarded there as it came ({@link PeerForwarding}), credentials included: that instance
+ * authenticates the caller again.
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
@@ -41,18 +49,25 @@ import org.slf4j.LoggerFactory;
 public final class JsonRpcHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
+    private final CallerAuthentication authentication;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
+    private final Scheduler scheduler;
+    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
+    private volatile PeerForwarding forwarding;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
-    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive) {
         super(InvocationType.BLOCKING);
         this.methods = MethodTable.table(handler);
+        this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
+        this.scheduler = scheduler;
     }
 
     @Override
@@ -64,9 +79,26 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return true;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
+        byte[] body = null;
+        Principal caller;
+        try {
+            // PROTOCOL (A2A §7, §3.3.2): every method but the public card needs a credential; a
+            // caller without one is answered 401 before its body is read, so it learns nothing.
+            caller = authentication.authenticate(request.getHeaders());
+        } catch (Unauthenticated e) {
+            LOG.info("refused a request from {}: {}", Request.getRemoteAddr(request), e.why());
+            for (String challenge : e.challenges()) {
+                response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, challenge);
+            }
+            // Answered before the body was read: the rest is read before the close (LingeringClose).
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            reply(response, LingeringClose.after(request, callback, scheduler), e.error().httpStatus(),
+                    ErrorBody.of(id, e));
+            return true;
+        }
         try {
             checkContentType(request);
-            byte[] body = readBody(request);
+            body = readBody(request);
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -82,28 +114,68 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params, request.getHeaders())) {
+            switch (method.call(params, request.getHeaders(), caller)) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
+        } catch (RunsElsewhere e) {
+            forward(request, body, e, response, callback, id);
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
-            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage()));
+            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
+                    e.getMessage()), body != null);
         } catch (A2aException e) {
-            refuse(request, response, callback, id, e);
+            refuse(request, response, callback, id, e, body != null);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
-            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"));
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), body != null);
         }
         return true;
     }
 
-    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e) {
+    /** The request belongs to a conversation another instance runs: it answers, through this one. */
+    private void forward(Request request, byte[] body, RunsElsewhere e, Response response, Callback callback, JsonNode id) {
+        if (request.getHeaders().contains(PeerForwarding.FORWARDED)) {
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("this request was forwarded here by"
+                    + " another instance of the agent, but its conversation runs on " + e.instanceUrl()
+                    + " (it moved meanwhile); send it again"), true);
+            return;
+        }
+        PeerForwarding f = forwarding;
+        if (f == null) {
+            synchronized (this) {
+                f = forwarding;
+                if (f == null) {
+                    f = new PeerForwarding();
+                    forwarding = f;
+                }
+            }
+        }
+        try {
+            f.forward(request, body, e.instanceUrl(), response, callback);
+        } catch (A2aException unreachable) {
+            refuse(request, response, callback, id, unreachable, true);
+        }
+    }
+
+    private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e,
+                        boolean bodyRead) {
         LOG.info("refused a request from {}: {} {}", Request.getRemoteAddr(request), e.error().code(), e.getMessage());
         int status = e.error().httpStatus();
         if (e instanceof BodyTooLarge) {
             status = 413;
+        }
+        if (e instanceof ServerStopping) {
+            // A load balancer sends it elsewhere; a client can retry.
+            status = 503;
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        }
+        if (!bodyRead) {
+            // The body is still arriving: this connection ends after the answer, once the rest is read.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            callback = LingeringClose.after(request, callback, scheduler);
         }
         reply(response, callback, status, ErrorBody.of(id, e));
     }
@@ -177,6 +249,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
         BodyTooLarge(int limit) {
             super(A2aError.INVALID_REQUEST, "Request body is larger than the limit of " + limit + " bytes");
         }
+    }
+
+    /** Ends every open stream cleanly, each after the frames already published: the server is stopping. */
+    public void endStreams() {
+        keepAlive.endAll();
     }
 
     /** The streams this handler is writing now, from their first event until their last write. */

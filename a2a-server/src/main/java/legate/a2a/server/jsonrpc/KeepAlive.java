@@ -39,6 +39,13 @@ final class KeepAlive {
         open.remove(stream);
     }
 
+    /** Ends every open stream cleanly: the server is stopping. */
+    void endAll() {
+        for (SseResponse s : open) {
+            s.end();
+        }
+    }
+
     int openStreams() {
         return open.size();
     }

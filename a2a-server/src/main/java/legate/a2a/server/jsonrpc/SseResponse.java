@@ -94,6 +94,22 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
         iterate();
     }
 
+    /**
+     * The server is stopping: the stream ends here, cleanly (its last chunk written, so the client
+     * reads an end, not a reset) even though its task goes on; a client that resumes streams picks
+     * it up elsewhere with its last event id.
+     */
+    void end() {
+        synchronized (pending) {
+            if (!opened || ending) {
+                return;
+            }
+            ending = true;
+        }
+        subscription.cancel();
+        iterate();
+    }
+
     /** Called by {@link KeepAlive}: a comment after a silence, so proxies keep the stream and a gone client is noticed. */
     void keepAliveIfSilentFor(long nanos) {
         if (System.nanoTime() - lastWriteNanos < nanos) {

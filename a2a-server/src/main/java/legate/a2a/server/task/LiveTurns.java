@@ -1,7 +1,9 @@
 package legate.a2a.server.task;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -18,6 +20,9 @@ final class LiveTurns {
     private final Map<String, TaskRun> running = new ConcurrentHashMap<>();
     private final Map<String, TaskLock> locks = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    private volatile boolean draining;
+    /** Notified when the last running turn retires, for {@link #awaitIdle}. */
+    private final Object idle = new Object();
 
     /** The task's running turn, or null; a turn stays here until it has retired. */
     TaskRun get(String taskId) {
@@ -46,6 +51,38 @@ final class LiveTurns {
 
     void retired(TaskRun run) {
         running.remove(run.taskId(), run);
+        if (draining && running.isEmpty()) {
+            synchronized (idle) {
+                idle.notifyAll();
+            }
+        }
+    }
+
+    /** From now on no turn starts: the server is draining before it stops. */
+    void drain() {
+        draining = true;
+    }
+
+    /** @throws ServerStopping once the server drains */
+    void admit() {
+        if (draining) {
+            throw new ServerStopping();
+        }
+    }
+
+    /** Waits until no turn runs, for {@code max} at most; whether none runs. */
+    boolean awaitIdle(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (idle) {
+            while (!running.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(idle, left);
+            }
+            return true;
+        }
     }
 
     /** Runs {@code action} holding the task's lock; what it throws reaches the caller. */

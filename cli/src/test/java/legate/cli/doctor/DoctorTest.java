@@ -1,0 +1,153 @@
+package legate.cli.doctor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import legate.cli.doctor.Finding.Verdict;
+import legate.testsupport.SourceTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code legate doctor}'s checks, each against the real thing it looks at (a port someone holds, a
+ * store file, an adapter installed the way npm lays it out, the files an agent's login leaves, a
+ * token file's mode), each failing with what to do, and passing once that is done.
+ */
+class DoctorTest {
+    @TempDir
+    Path dir;
+
+    final Map<String, String> config = new HashMap<>();
+    final Map<String, String> env = new HashMap<>(Map.of("PATH", System.getenv("PATH")));
+
+    private Doctor doctor(List<Path> adapterDirs) {
+        return new Doctor(k -> Optional.ofNullable(config.get(k)), env, dir.resolve("home"), adapterDirs);
+    }
+
+    private Doctor doctor() {
+        return doctor(List.of());
+    }
+
+    @Test
+    void aHeldPortFailsNamingWhoHoldsItAndAFreeOnePasses() throws Exception {
+        try (ServerSocket held = new ServerSocket()) {
+            held.bind(new InetSocketAddress("127.0.0.1", 0));
+            config.put("PORT", "" + held.getLocalPort());
+            Finding f = doctor().port("HOST", "PORT", "41241");
+            assertThat(f.verdict()).isEqualTo(Verdict.FAIL);
+            assertThat(f.fix()).contains("PORT");
+        }
+        assertThat(doctor().port("HOST", "PORT", "41241").verdict()).isEqualTo(Verdict.OK);
+        config.put("PORT", "forty");
+        assertThat(doctor().port("HOST", "PORT", "41241").detail()).contains("not a port number");
+    }
+
+    @Test
+    void theStoreIsCheckedAsTheServerWouldOpenIt() {
+        config.put("DATA_DIR", dir.resolve("data").toString());
+        assertThat(doctor().store().verdict()).isEqualTo(Verdict.OK);
+        config.put("TASK_STORE", "postgres");
+        Finding noUrl = doctor().store();
+        assertThat(noUrl.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(noUrl.fix()).contains("DATABASE_URL");
+        config.put("DATABASE_URL", "mysql://x");
+        assertThat(doctor().store().detail()).contains("DATABASE_URL must start with");
+        config.put("TASK_STORE", "redis");
+        assertThat(doctor().store().verdict()).isEqualTo(Verdict.FAIL);
+        config.put("TASK_STORE", "memory");
+        assertThat(doctor().store().verdict()).isEqualTo(Verdict.WARN);
+    }
+
+    /** An adapter laid out as npm installs it under adapters/node_modules. */
+    private Path claudeAdapter(String version) throws IOException {
+        Path adapters = dir.resolve("adapters-" + version);
+        Path pkg = Files.createDirectories(adapters.resolve("node_modules/@zed-industries/claude-agent-acp"));
+        Files.createDirectories(pkg.resolve("dist"));
+        Files.writeString(pkg.resolve("dist/index.js"), "");
+        Files.writeString(pkg.resolve("package.json"), "{\"name\": \"@zed-industries/claude-agent-acp\", \"version\": \""
+                + version + "\"}");
+        return adapters;
+    }
+
+    @Test
+    void theAdapterIsFoundWithItsVersionAgainstTheTestedOneAndItsLogin() throws IOException {
+        // Nowhere the lookup searches: not in adapters/, not on a PATH holding nothing.
+        env.put("PATH", dir.toString());
+        List<Finding> missing = doctor(List.of(dir.resolve("nowhere"))).adapter();
+        assertThat(missing).singleElement().satisfies(f -> {
+            assertThat(f.verdict()).isEqualTo(Verdict.FAIL);
+            assertThat(f.fix()).contains("adapters/install.sh");
+        });
+        env.put("PATH", System.getenv("PATH"));
+
+        List<Finding> tested = doctor(List.of(claudeAdapter("0.23.1"))).adapter();
+        assertThat(tested.get(0).verdict()).isEqualTo(Verdict.OK);
+        assertThat(tested.get(0).detail()).contains("version 0.23.1");
+        assertThat(tested.get(1).verdict()).as("no login anywhere").isEqualTo(Verdict.FAIL);
+        assertThat(tested.get(1).fix()).contains("/login");
+
+        List<Finding> other = doctor(List.of(claudeAdapter("0.20.0"))).adapter();
+        assertThat(other.get(0).verdict()).isEqualTo(Verdict.WARN);
+        assertThat(other.get(0).fix()).contains("tested with 0.23.1");
+
+        Files.createDirectories(dir.resolve("home/.claude"));
+        Files.writeString(dir.resolve("home/.claude/.credentials.json"), "{}");
+        assertThat(doctor(List.of(claudeAdapter("0.23.1"))).adapter().get(1).verdict()).isEqualTo(Verdict.OK);
+    }
+
+    @Test
+    void anApiKeyInTheConfigurationCountsAsALogin() throws IOException {
+        config.put("ANTHROPIC_API_KEY", "sk-x");
+        Finding login = doctor(List.of(claudeAdapter("0.23.1"))).adapter().get(1);
+        assertThat(login.verdict()).isEqualTo(Verdict.OK);
+        assertThat(login.detail()).contains("ANTHROPIC_API_KEY").doesNotContain("sk-x");
+    }
+
+    @Test
+    void theTestedVersionsAreTheOnesTheProjectPinsForItsAdapters() throws IOException {
+        String pins = Files.readString(SourceTree.resolve("adapters/package.json"));
+        for (Map.Entry<String, String> e : Map.of("claude", "claude-agent-acp", "codex", "codex-acp").entrySet()) {
+            Matcher m = Pattern.compile("\"@zed-industries/" + e.getValue() + "\"\\s*:\\s*\"([^\"]+)\"").matcher(pins);
+            assertThat(m.find()).isTrue();
+            assertThat(Doctor.TESTED_ADAPTERS.get(e.getKey())).isEqualTo(m.group(1));
+        }
+    }
+
+    @Test
+    void aTokenFileOthersCanReadFailsAndAPrivateOnePasses() throws IOException {
+        Path token = dir.resolve(".mcp-token");
+        config.put("MCP_TOKEN_FILE", token.toString());
+        assertThat(doctor().mcpTokenFile().verdict()).isEqualTo(Verdict.OK);
+        Files.writeString(token, "t");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+        Finding open = doctor().mcpTokenFile();
+        assertThat(open.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(open.fix()).isEqualTo("chmod 600 " + token);
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+        assertThat(doctor().mcpTokenFile().verdict()).isEqualTo(Verdict.OK);
+    }
+
+    @Test
+    void aNamedKeyFileMustBeReadableAndASecretOnePrivate() throws IOException {
+        config.put("TLS_CERT", dir.resolve("missing.pem").toString());
+        Path key = dir.resolve("key.pem");
+        Files.writeString(key, "k");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        config.put("TLS_KEY", key.toString());
+        List<Finding> files = doctor().keyFiles();
+        assertThat(files).extracting(Finding::subject, Finding::verdict)
+                .containsExactly(tuple("TLS_CERT", Verdict.FAIL), tuple("TLS_KEY", Verdict.WARN));
+    }
+}

@@ -1,0 +1,230 @@
+package legate.tap.show;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import legate.tap.show.ExchangeEvent.Flagged;
+import legate.tap.show.ExchangeEvent.Frame;
+import legate.tap.show.ExchangeEvent.Refused;
+import legate.tap.show.ExchangeEvent.Request;
+import legate.tap.show.ExchangeEvent.Response;
+import legate.tap.show.ExchangeEvent.StreamClosed;
+import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.wire.json.WireJson;
+
+/**
+ * The tap's protocol checker: passes every event on to the listeners behind it and, right after an
+ * event that shows a {@link Problem}, a {@link Flagged} event saying what was seen. So the console,
+ * the log and the web page flag the same problems, found once.
+ *
+ * <p>Runs on the listener thread like any listener, never on the forwarding path. It reads bodies
+ * and frames as JSON trees only to check them; a body that is not JSON is not checked. What it
+ * remembers is bounded: the open exchanges (their request's id) and the tasks seen ending.
+ */
+public final class ProtocolCheck implements ExchangeListener {
+    private static final int MAX_REMEMBERED = 10_000;
+    private static final Set<String> TERMINAL = Set.of("TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
+            "TASK_STATE_CANCELED", "TASK_STATE_REJECTED");
+    private static final String ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+
+    private final List<ExchangeListener> listeners;
+    private final Map<Long, Open> open = bounded();
+    private final Map<String, String> endedTasks = bounded();
+
+    /** What the check remembers of an exchange until its response has passed. */
+    private static final class Open {
+        JsonNode id;
+        int events;
+        String terminal;
+    }
+
+    /** @param listeners given every event, then the problems it shows, in this order */
+    public ProtocolCheck(List<ExchangeListener> listeners) {
+        this.listeners = List.copyOf(listeners);
+    }
+
+    @Override
+    public void on(ExchangeEvent event) {
+        pass(event);
+        List<Flagged> flags = new ArrayList<>(0);
+        check(event, flags);
+        for (Flagged f : flags) {
+            pass(f);
+        }
+    }
+
+    @Override
+    public void caughtUp() {
+        for (ExchangeListener l : listeners) {
+            l.caughtUp();
+        }
+    }
+
+    private void pass(ExchangeEvent event) {
+        for (ExchangeListener l : listeners) {
+            try {
+                l.on(event);
+            } catch (RuntimeException e) {
+                System.err.println("legate tap: a listener failed on exchange #" + event.exchange() + ": " + e);
+            }
+        }
+    }
+
+    private void check(ExchangeEvent event, List<Flagged> flags) {
+        switch (event) {
+            case Request r -> request(r, flags);
+            case Response r -> {
+                Open o = open.remove(r.exchange());
+                if (r.body().length == r.bodyBytes()) {
+                    answer(r, o, json(r.body()), flags);
+                }
+            }
+            case StreamOpened s -> {
+                // the stream's frames are checked one by one
+            }
+            case Frame f -> frame(f, open.get(f.exchange()), flags);
+            case StreamClosed c -> open.remove(c.exchange());
+            case Refused r -> open.remove(r.exchange());
+            case Flagged f -> {
+                // the check's own output
+            }
+        }
+    }
+
+    private void request(Request r, List<Flagged> flags) {
+        JsonNode body = json(r.body());
+        if (body == null || !body.isObject() || !body.has("method")) {
+            return;
+        }
+        // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing.
+        boolean versioned = r.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("A2A-Version")
+                && !h.value().isBlank()) || r.target().contains("A2A-Version=");
+        if (!versioned) {
+            flags.add(flag(r, Problem.MISSING_A2A_VERSION, body.path("method").asText() + " was sent without it"));
+        }
+        Open o = new Open();
+        o.id = body.get("id");
+        open.put(r.exchange(), o);
+    }
+
+    private void frame(Frame f, Open o, List<Flagged> flags) {
+        JsonNode data = json(f.event().data().getBytes(StandardCharsets.UTF_8));
+        if (data == null || !data.isObject()) {
+            return;
+        }
+        if (o == null) {
+            o = new Open();
+            open.put(f.exchange(), o);
+        }
+        answer(f, o, data, flags);
+        JsonNode result = data.has("result") ? data.get("result") : data;
+        if (data.has("error") || !result.isObject()) {
+            return;
+        }
+        String kind = result.fieldNames().hasNext() ? result.fieldNames().next() : "";
+        if (o.events++ == 0 && !kind.equals("task") && !kind.equals("message")) {
+            flags.add(flag(f, Problem.FIRST_EVENT_NOT_TASK_OR_MESSAGE,
+                    "frame " + f.index() + " is " + (kind.isEmpty() ? "empty" : "a " + kind)));
+        }
+        JsonNode body = result.path(kind);
+        String taskId = kind.equals("task") ? body.path("id").asText(null) : body.path("taskId").asText(null);
+        String state = body.path("status").path("state").asText("");
+        if (o.terminal != null) {
+            flags.add(flag(f, Problem.EVENT_AFTER_TERMINAL_STATE, "frame " + f.index() + " (" + kind
+                    + ") came after " + o.terminal));
+        } else if (taskId != null && endedTasks.containsKey(taskId) && !kind.equals("task")) {
+            // A Task snapshot of an ended task is a reading of it; an update is a change, which must not come.
+            flags.add(flag(f, Problem.EVENT_AFTER_TERMINAL_STATE, "task " + taskId + " had ended "
+                    + endedTasks.get(taskId) + "; frame " + f.index() + " is a " + kind));
+        }
+        if (TERMINAL.contains(state)) {
+            o.terminal = state;
+            if (taskId != null) {
+                endedTasks.put(taskId, state);
+            }
+        }
+    }
+
+    /** The checks every answer gets, whole body or frame: its id, and the shape of an error. */
+    private static void answer(ExchangeEvent e, Open o, JsonNode answer, List<Flagged> flags) {
+        if (answer == null || !answer.isObject() || !answer.has("jsonrpc")) {
+            return;
+        }
+        JsonNode id = answer.get("id");
+        // An answer to a request whose id could not be read carries null; nothing to compare then.
+        if (o != null && o.id != null && id != null && !id.isNull() && !id.equals(o.id)) {
+            flags.add(flag(e, Problem.ID_MISMATCH, "request id " + o.id + ", answer id " + id));
+        } else if (o != null && o.id != null && !o.id.isNull() && (id == null || id.isNull())
+                && !answer.has("error")) {
+            flags.add(flag(e, Problem.ID_MISMATCH, "request id " + o.id + ", answer without an id"));
+        }
+        JsonNode error = answer.get("error");
+        if (error != null && error.isObject()) {
+            String why = errorInfoMissing(error);
+            if (why != null) {
+                flags.add(flag(e, Problem.ERROR_WITHOUT_ERROR_INFO, why));
+            }
+        }
+    }
+
+    /**
+     * Why an error does not have the ErrorInfo shape, or null when it has. PROTOCOL (A2A §9.5): an
+     * A2A error (-32001..-32099) carries, in {@code data}, an array of typed details holding a
+     * google.rpc.ErrorInfo with its reason and domain; any other error's {@code data}, when present,
+     * is such an array too.
+     */
+    static String errorInfoMissing(JsonNode error) {
+        int code = error.path("code").asInt(0);
+        JsonNode data = error.get("data");
+        boolean a2a = code <= -32001 && code >= -32099;
+        if (data == null || data.isNull()) {
+            return a2a ? "error " + code + " has no data (expected [ErrorInfo])" : null;
+        }
+        if (!data.isArray()) {
+            return "error " + code + ": data is " + data.getNodeType().name().toLowerCase(Locale.ROOT) + ", not an array of details";
+        }
+        boolean errorInfo = false;
+        for (JsonNode d : data) {
+            if (!d.isObject() || !d.path("@type").isTextual()) {
+                return "error " + code + ": a detail in data has no @type";
+            }
+            if (d.path("@type").asText().equals(ERROR_INFO_TYPE)) {
+                if (!d.path("reason").isTextual() || !d.path("domain").isTextual()) {
+                    return "error " + code + ": its ErrorInfo lacks reason or domain";
+                }
+                errorInfo = true;
+            }
+        }
+        return a2a && !errorInfo ? "error " + code + ": data holds no " + ERROR_INFO_TYPE : null;
+    }
+
+    private static Flagged flag(ExchangeEvent e, Problem problem, String detail) {
+        return new Flagged(e.exchange(), e.at(), problem, detail);
+    }
+
+    private static JsonNode json(byte[] bytes) {
+        if (bytes.length == 0) {
+            return null;
+        }
+        try {
+            return WireJson.mapper().readTree(bytes);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static <K, V> Map<K, V> bounded() {
+        return new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > MAX_REMEMBERED;
+            }
+        };
+    }
+}

@@ -1,0 +1,276 @@
+package legate.tap.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
+import legate.revisor.RevisorCard;
+import legate.revisor.RevisorExecutor;
+import legate.tap.proxy.TapConfig;
+import legate.tap.proxy.TapProxy;
+import legate.tap.show.ProtocolCheck;
+import legate.tap.show.ShownHeaders;
+import legate.tap.show.WirePrinter;
+import legate.wire.json.WireJson;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The inspector page as a person sees it: a real headless Chromium opens it while the tests drive
+ * A2A traffic through a real tap in front of Revisor:
+ *
+ * <pre>
+ *   JDK HttpClient -> TapProxy -> AgentServer + Revisor
+ *                        | ProtocolCheck -> Inspector <- /events (SSE) <- Chromium
+ * </pre>
+ *
+ * One browser, one tap and one agent for the class, so the tests stay few and fast. With
+ * {@code -Dlegate.screenshots=DIR} the tests also save the screenshots the README shows.
+ */
+class InspectorPageTest {
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Pattern TASK_ID = Pattern.compile("\"task\":\\{\"id\":\"([^\"]+)\"");
+    private static final Pattern CONTEXT_ID = Pattern.compile("\"contextId\":\"([^\"]+)\"");
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static AgentServer agent;
+    private static TapProxy tap;
+    private static Inspector inspector;
+    private static ChromeDriver chrome;
+    private static Path downloads;
+
+    @BeforeAll
+    static void start() throws Exception {
+        inspector = new Inspector("127.0.0.1", 0, URI.create("http://127.0.0.1"), Clock.systemUTC());
+        PrintStream console = new PrintStream(PrintStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+        agent = AgentServer.create(ServerConfig.loopback(0), agentPort -> {
+            tap = new TapProxy(TapConfig.loopback(0, URI.create("http://127.0.0.1:" + agentPort)),
+                    List.of(new ProtocolCheck(List.of(new WirePrinter(console, false), inspector))),
+                    ShownHeaders.ALL, Clock.systemUTC());
+            try {
+                tap.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return RevisorCard.build(null, tap.url().toString());
+        }, new RevisorExecutor(Duration.ofMillis(40)));
+        agent.start();
+        inspector.sendThrough(tap.url());
+        inspector.start();
+        downloads = Files.createTempDirectory("legate-inspector-downloads");
+        chrome = Chromium.start(downloads);
+        chrome.get(inspector.url().toString());
+        waitFor(() -> chrome.findElement(By.id("mode")).getText().equals("live"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (chrome != null) {
+            chrome.quit();
+        }
+        if (inspector != null) {
+            inspector.close();
+        }
+        if (tap != null) {
+            tap.stop();
+        }
+        if (agent != null) {
+            agent.stop();
+        }
+    }
+
+    // Rule: the page is live. An exchange made after the page opened appears in its list without a reload.
+    @Test
+    void theExchangeListFillsLive() throws Exception {
+        int before = rows().size();
+        send("SendMessage", "Count these words. Twice over.", true, null);
+        view("exchanges");
+        waitFor(() -> rows().size() > before);
+        WebElement row = rows().getFirst();
+        assertThat(row.getText()).contains("SendMessage").contains("200");
+        screenshot("inspector-exchanges");
+    }
+
+    // Rule (A2A §3.1.2, §3.1.3): a task's timeline shows its states in the order they happened,
+    // SUBMITTED, then WORKING, then the terminal state, each with its time.
+    @Test
+    void aTasksTimelineShowsItsStatesInOrder() throws Exception {
+        String stream = send("SendStreamingMessage", "One sentence here. And another one!", true, null);
+        Matcher m = TASK_ID.matcher(stream);
+        assertThat(m.find()).as("the stream's task: %s", stream).isTrue();
+        String taskId = m.group(1);
+        view("tasks");
+        waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + taskId + "']")).isEmpty());
+        chrome.findElement(By.cssSelector("#task-list li[data-id='" + taskId + "']")).click();
+        waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
+        assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
+        assertThat(chrome.findElement(By.id("task-detail")).getText()).contains("Words: 6");
+        screenshot("inspector-task");
+        Matcher c = CONTEXT_ID.matcher(stream);
+        assertThat(c.find()).isTrue();
+        view("contexts");
+        chrome.findElement(By.cssSelector("#context-list li[data-id='" + c.group(1) + "']")).click();
+        waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains(taskId));
+        assertThat(chrome.findElement(By.id("context-detail")).getText())
+                .contains("user: One sentence here. And another one!").contains("artifact");
+        screenshot("inspector-context");
+    }
+
+    // Rule: credentials are masked to their scheme and last 4 characters in the raw view, as on the console.
+    @Test
+    void theRawViewShowsTheMaskedAuthorizationHeader() throws Exception {
+        send("SendMessage", "A secret-bearing request.", true, "Bearer s3cr3t-token-0123456789-WXYZ");
+        view("exchanges");
+        waitFor(() -> !rows().isEmpty() && rows().getFirst().getText().contains("SendMessage")
+                && !rows().getFirst().getText().contains("…"));
+        rows().getFirst().click();
+        waitFor(() -> chrome.findElement(By.id("raw")).getText().contains("Authorization"));
+        String raw = chrome.findElement(By.id("raw")).getText();
+        assertThat(raw).contains("Authorization: Bearer …WXYZ").doesNotContain("s3cr3t");
+        assertThat(chrome.findElement(By.id("curl")).getText()).startsWith("curl -X POST");
+        screenshot("inspector-raw");
+    }
+
+    // Rule (A2A §3.2.6): a request without A2A-Version is flagged on the page's problem list.
+    @Test
+    void aRequestWithoutAVersionIsFlagged() throws Exception {
+        send("GetTask", null, false, null);
+        view("problems");
+        waitFor(() -> !chrome.findElements(By.cssSelector("#problems li[data-problem='MISSING_A2A_VERSION']")).isEmpty());
+        assertThat(chrome.findElement(By.cssSelector("#problems li[data-problem='MISSING_A2A_VERSION']")).getText())
+                .contains("GetTask was sent without it");
+        screenshot("inspector-problems");
+    }
+
+    // Rule: the session downloads as a valid HAR 1.2 file, every exchange an entry, a stream's frames kept.
+    @Test
+    void theHarExportDownloadsAValidHar() throws Exception {
+        send("SendStreamingMessage", "Exported words.", true, null);
+        chrome.findElement(By.id("export-har")).click();
+        waitFor(() -> har().isPresent());
+        JsonNode har = WireJson.mapper().readTree(Files.readString(har().orElseThrow()));
+        assertThat(har.path("log").path("version").asText()).isEqualTo("1.2");
+        assertThat(har.path("log").path("creator").path("name").asText()).isEqualTo("legate tap");
+        JsonNode entries = har.path("log").path("entries");
+        assertThat(entries.size()).isPositive();
+        for (JsonNode e : entries) {
+            assertThat(e.path("startedDateTime").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+            assertThat(e.path("request").path("url").asText()).startsWith("http://");
+            assertThat(e.path("response").path("status").isInt()).isTrue();
+            assertThat(e.path("timings").path("wait").isNumber()).isTrue();
+        }
+        assertThat(entries.findValues("_frames")).as("a stream's frames").isNotEmpty();
+        assertThat(SessionFile.read(Files.readAllBytes(har().orElseThrow()))).as("read back").isNotEmpty();
+    }
+
+    // Rule: the composer is a client; its message goes through the tap and shows like any exchange.
+    @Test
+    void theComposerSendsThroughTheTap() {
+        view("exchanges");
+        chrome.findElement(By.id("compose-text")).sendKeys("Hello from the page. It works.");
+        chrome.findElement(By.cssSelector("#composer button")).click();
+        waitFor(() -> chrome.findElement(By.id("compose-result")).getText().startsWith("sent"));
+        waitFor(() -> rows().stream().anyMatch(r -> r.getText().contains("SendStreamingMessage")
+                && r.getText().contains("frames")));
+    }
+
+    // Rule: an exported session imports back into the page, which then shows it instead of the live one.
+    @Test
+    void anExportedSessionImportsBackIntoThePage() throws Exception {
+        Path recorded = Files.createTempFile(downloads.getParent(), "recorded", ".jsonl");
+        Files.writeString(recorded, "{\"at\":\"2026-12-01T10:00:00Z\",\"exchange\":41,\"event\":\"request\",\"method\":\"POST\","
+                + "\"target\":\"/\",\"headers\":{},\"body\":\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,"
+                + "\\\"method\\\":\\\"ListTasks\\\"}\"}\n");
+        try {
+            chrome.findElement(By.id("import")).sendKeys(recorded.toString());
+            waitFor(() -> chrome.findElement(By.id("mode")).getText().startsWith("imported"));
+            view("exchanges");
+            waitFor(() -> rows().size() == 1 && rows().getFirst().getText().contains("ListTasks"));
+            assertThat(rows().getFirst().getAttribute("data-exchange")).isEqualTo("41");
+        } finally {
+            // Back to the live session for the other tests.
+            chrome.get(inspector.url().toString());
+            waitFor(() -> chrome.findElement(By.id("mode")).getText().equals("live"));
+            Files.deleteIfExists(recorded);
+        }
+    }
+
+    private static Optional<Path> har() {
+        try (Stream<Path> files = Files.list(downloads)) {
+            return files.filter(p -> p.toString().endsWith(".har")).findFirst();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<WebElement> rows() {
+        return chrome.findElements(By.cssSelector("#exchanges tbody tr"));
+    }
+
+    private static List<String> states() {
+        return chrome.findElements(By.cssSelector("#task-detail .timeline .state")).stream()
+                .map(e -> e.getAttribute("data-state")).toList();
+    }
+
+    private static void view(String name) {
+        chrome.findElement(By.cssSelector("nav button[data-view='" + name + "']")).click();
+        waitFor(() -> chrome.findElement(By.id("view-" + name)).isDisplayed());
+    }
+
+    /** A JSON-RPC request through the tap; returns the whole answer (a stream's too). */
+    private static String send(String method, String text, boolean versioned, String authorization) throws Exception {
+        String params = text == null ? "{\"id\":\"no-such-task\"}"
+                : "{\"message\":{\"messageId\":\"m-" + System.nanoTime() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
+                + text + "\"}]}}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(tap.url())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"" + method
+                        + "\",\"params\":" + params + "}"));
+        if (versioned) {
+            request.header("A2A-Version", "1.0");
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static void waitFor(BooleanSupplier condition) {
+        // The page redraws a view whole, so an element read a moment ago may have been replaced.
+        new WebDriverWait(chrome, WAIT).ignoring(StaleElementReferenceException.class).until(d -> condition.getAsBoolean());
+    }
+
+    private static void screenshot(String name) throws IOException {
+        String dir = System.getProperty("legate.screenshots");
+        if (dir != null) {
+            Path target = Path.of(dir).resolve(name + ".png");
+            Files.createDirectories(target.getParent());
+            Files.write(target, chrome.getScreenshotAs(OutputType.BYTES));
+        }
+    }
+}

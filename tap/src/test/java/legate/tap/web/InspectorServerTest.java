@@ -1,0 +1,120 @@
+package legate.tap.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import legate.tap.show.ExchangeEvent.Request;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The inspector's server as pages reach it over real sockets: bounded feeds, and who it answers. */
+class InspectorServerTest {
+    private static final int TIMEOUT_MS = 15_000;
+    private Inspector inspector;
+
+    @AfterEach
+    void stop() {
+        if (inspector != null) {
+            inspector.close();
+        }
+    }
+
+    // Rule: a page that stops reading never holds up the tap. The listener only queues; when the
+    // page's queue is full, events are dropped and counted, the page is told once it reads again,
+    // and another page still follows live. (Were on() to wait for the page, this test would hang.)
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aStuckPageHasItsEventsDroppedAndNeverHoldsUpTheTap() throws Exception {
+        inspector = new Inspector("127.0.0.1", 0, URI.create("http://127.0.0.1"), Clock.systemUTC(), 64 * 1024);
+        int port = inspector.start();
+        try (Socket stuck = new Socket()) {
+            stuck.setReceiveBufferSize(4096);
+            stuck.connect(new InetSocketAddress("127.0.0.1", port));
+            stuck.setSoTimeout(TIMEOUT_MS);
+            stuck.getOutputStream().write(("GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            // Once the history has passed, the page follows; from here on it reads nothing.
+            assertThat(readUntil(stuck.getInputStream(), "event: live")).isTrue();
+            assertThat(inspector.pages()).isEqualTo(1);
+            byte[] body = "x".repeat(8 * 1024).getBytes(StandardCharsets.UTF_8);
+            long n = 0;
+            while (inspector.droppedForPages() == 0 && n < 20_000) {
+                inspector.on(new Request(++n, Instant.now(), "POST", "/", "HTTP/1.1", List.of(), body));
+            }
+            assertThat(inspector.droppedForPages()).as("events dropped for the stuck page").isPositive();
+
+            // Another page opens and still follows live.
+            HttpResponse<Stream<String>> live = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    inspector.url().resolve("/events")).build(), HttpResponse.BodyHandlers.ofLines());
+            Iterator<String> lines = live.body().iterator();
+            while (!lines.next().startsWith("event: live")) {
+                // the history first
+            }
+            inspector.on(new Request(++n, Instant.now(), "GET", "/after-the-stuck-page", "HTTP/1.1", List.of(), new byte[0]));
+            String line;
+            do {
+                line = lines.next();
+            } while (!line.contains("/after-the-stuck-page"));
+            live.body().close();
+
+            // The stuck page reads again: it is told how many events it missed.
+            assertThat(readUntil(stuck.getInputStream(), "event: dropped")).isTrue();
+        }
+    }
+
+    // Rule: on a loopback bind only loopback names are answered (DNS rebinding); a request that changes
+    // something needs the page's own header and, when it names an origin, the inspector's own.
+    @Test
+    void foreignHostsAndCrossSitePostsAreRefused() throws Exception {
+        inspector = new Inspector("127.0.0.1", 0, URI.create("http://127.0.0.1"), Clock.systemUTC());
+        int port = inspector.start();
+        String self = "127.0.0.1:" + port;
+        assertThat(status(port, "GET /status", "evil.example:" + port, "")).isEqualTo(403);
+        assertThat(status(port, "GET /status", "localhost:" + port, "")).isEqualTo(200);
+        assertThat(status(port, "POST /send", self, "")).isEqualTo(403);
+        assertThat(status(port, "POST /send", self, "X-Legate-Inspector: 1\r\nOrigin: http://evil.example\r\n")).isEqualTo(403);
+        // A replay has no composer: the page's own request is refused with 409, and says why.
+        assertThat(status(port, "POST /send", self, "X-Legate-Inspector: 1\r\nOrigin: http://" + self + "\r\n")).isEqualTo(409);
+        assertThat(status(port, "POST /import", self, "X-Legate-Inspector: 1\r\n")).isEqualTo(400);
+    }
+
+    private static int status(int port, String requestLine, String host, String headers) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(TIMEOUT_MS);
+            s.getOutputStream().write((requestLine + " HTTP/1.1\r\nHost: " + host + "\r\n" + headers
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            return Integer.parseInt(answer.substring(9, 12));
+        }
+    }
+
+    /** Reads the socket until {@code marker} has passed; false at its end. Bounded by the socket's timeout. */
+    private static boolean readUntil(InputStream in, String marker) throws IOException {
+        byte[] buf = new byte[64 * 1024];
+        String tail = "";
+        int r;
+        while ((r = in.read(buf)) >= 0) {
+            String s = tail + new String(buf, 0, r, StandardCharsets.ISO_8859_1);
+            if (s.contains(marker)) {
+                return true;
+            }
+            tail = s.substring(Math.max(0, s.length() - marker.length()));
+        }
+        return false;
+    }
+}
