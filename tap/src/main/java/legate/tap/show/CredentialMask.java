@@ -93,6 +93,10 @@ public final class CredentialMask {
     }
 
     private static String tail(String secret) {
+        if (secret.startsWith(ELLIPSIS)) {
+            // Masked already (a replayed session): masking it again would lose the tail it shows.
+            return secret;
+        }
         return secret.length() < MIN_SHOWN_TAIL_LENGTH ? ELLIPSIS : ELLIPSIS + secret.substring(secret.length() - 4);
     }
 }

@@ -24,6 +24,7 @@ import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
 import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.tap.show.ShownHeaders;
 import legate.wire.sse.SseParser;
 
 /**
@@ -132,7 +133,8 @@ final class HarReader {
     private static List<Header> headers(JsonNode message) {
         List<Header> headers = new ArrayList<>();
         for (JsonNode h : message.path("headers")) {
-            headers.add(new Header(h.path("name").asText(""), h.path("value").asText("")));
+            // A HAR saved by a browser holds credentials in full; shown, they are masked as the tap masks them.
+            ShownHeaders.ALL.collect(h.path("name").asText(""), h.path("value").asText(""), headers);
         }
         return headers;
     }

@@ -74,6 +74,19 @@ class SessionFileTest {
         assertThat(events.getFirst().at()).isEqualTo(Instant.parse("2026-12-01T09:00:00Z"));
     }
 
+    // Rule: one mask for every view: a browser's HAR shows its credentials as the tap would, a masked one unchanged.
+    @Test
+    void aForeignHarsCredentialsAreShownMasked() {
+        String har = "{\"log\":{\"version\":\"1.2\",\"entries\":[{\"startedDateTime\":\"2026-12-01T10:00:00.000Z\",\"time\":7,"
+                + "\"request\":{\"method\":\"POST\",\"url\":\"http://agent/\",\"headers\":["
+                + "{\"name\":\"Authorization\",\"value\":\"Bearer eyJhbGciOiJFUzI1NiJ9.secret-part.WXYZ\"},"
+                + "{\"name\":\"Cookie\",\"value\":\"session=…SESS\"}]},"
+                + "\"response\":{\"status\":200,\"headers\":[],\"content\":{\"mimeType\":\"application/json\",\"text\":\"{}\"}}}]}}";
+        Request request = (Request) SessionFile.read(bytes(har)).getFirst();
+        assertThat(request.headers()).containsExactly(new Header("Authorization", "Bearer …WXYZ"),
+                new Header("Cookie", "session=…SESS"));
+    }
+
     // Rule: a file that is neither says where it breaks, in words, and nothing is shown.
     @Test
     void aBrokenFileIsRefusedNamingTheLine() {
