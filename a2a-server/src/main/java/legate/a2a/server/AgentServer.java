@@ -1,5 +1,7 @@
 package legate.a2a.server;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
+import legate.a2a.server.observe.MetricsAccess;
+import legate.a2a.server.observe.MetricsEndpoint;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
+import legate.a2a.server.observe.TimedTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
@@ -44,16 +51,22 @@ public final class AgentServer implements AutoCloseable {
     private final TaskStore store;
     private final Clock clock;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Telemetry telemetry;
+    private final ServerMetrics metrics = new ServerMetrics();
+    /** The separate /metrics listener (METRICS_PORT), or null: /metrics is on the A2A port. */
+    private final ServerConnector metricsConnector;
+    private volatile MetricsEndpoint metricsEndpoint;
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock) {
+                        TaskStore store, Clock clock, Telemetry telemetry) {
         this.config = config;
         this.cardForPort = cardForPort;
         this.executor = executor;
-        this.store = store;
+        this.telemetry = telemetry;
+        this.store = new TimedTaskStore(store, metrics);
         this.clock = clock;
         // Every Jetty task on a virtual thread, the selector's included, with no cap. A stream ends
         // on the agent's thread, and Jetty then resumes the connection through its executor: with
@@ -82,6 +95,15 @@ public final class AgentServer implements AutoCloseable {
         connector.setIdleTimeout(120_000);
         connector.setAcceptQueueSize(1024);
         jetty.addConnector(connector);
+        if (telemetry.metricsPort() == Telemetry.ON_A2A_PORT) {
+            this.metricsConnector = null;
+        } else {
+            // A listener of its own, always on loopback: a scraper on this host, or a sidecar.
+            this.metricsConnector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+            metricsConnector.setHost("127.0.0.1");
+            metricsConnector.setPort(telemetry.metricsPort());
+            jetty.addConnector(metricsConnector);
+        }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
     }
 
@@ -92,7 +114,8 @@ public final class AgentServer implements AutoCloseable {
      * @param cardForPort builds the Agent Card once the port is bound (port 0 is only known then)
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
-        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC());
+        return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
+                Telemetry.DEFAULT);
     }
 
     /**
@@ -101,7 +124,13 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock);
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT);
+    }
+
+    /** The same, serving {@code /metrics} and tracing as {@code telemetry} says. */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry);
     }
 
     /**
@@ -115,16 +144,30 @@ public final class AgentServer implements AutoCloseable {
         int port = connector.getLocalPort();
         AgentCard card = cardForPort.apply(port);
         RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
-                config.cancelWait(), turns);
+                config.cancelWait(), turns, metrics, telemetry.tracing());
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive(),
+                metrics, telemetry.tracing());
         this.rpc = rpc;
+        metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
+        MetricsEndpoint scrape = new MetricsEndpoint(metrics, metricsConnector != null
+                ? MetricsAccess.of(telemetry.metricsToken(), true, "")
+                : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port));
+        this.metricsEndpoint = scrape;
+        ServerConnector scrapeOnly = metricsConnector;
         String rpcPath = config.rpcPath();
         jetty.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
+                if (MetricsEndpoint.PATH.equals(path)
+                        && (scrapeOnly == null || request.getConnectionMetaData().getConnector() == scrapeOnly)) {
+                    return scrape.handle(request, response, callback);
+                }
+                if (scrapeOnly != null && request.getConnectionMetaData().getConnector() == scrapeOnly) {
+                    return false;
+                }
                 if (AgentCardHandler.PATH.equals(path)) {
                     return cardHandler.handle(request, response, callback);
                 }
@@ -148,6 +191,30 @@ public final class AgentServer implements AutoCloseable {
 
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** The port of the separate /metrics listener (METRICS_PORT), or the A2A port when there is none. */
+    public int metricsPort() {
+        return metricsConnector == null ? port() : metricsConnector.getLocalPort();
+    }
+
+    /** What this server counts; the bridge adds its own meters to {@link ServerMetrics#registry()}. */
+    public ServerMetrics metrics() {
+        return metrics;
+    }
+
+    /** Who may read /metrics, known once started: a {@link MetricsAccess.Refused} says why it is not served. */
+    public MetricsAccess metricsAccess() {
+        MetricsEndpoint m = metricsEndpoint;
+        return m == null ? null : m.access();
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     public RequestHandler handler() {

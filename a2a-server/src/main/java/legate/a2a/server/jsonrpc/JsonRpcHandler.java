@@ -11,7 +11,15 @@ import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
+import legate.a2a.server.observe.HttpFieldsGetter;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.wire.trace.Tracing;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.ServerStopping;
@@ -40,18 +48,30 @@ import org.slf4j.LoggerFactory;
  * request's id, as the JS SDK's answer does.
  */
 public final class JsonRpcHandler extends Handler.Abstract {
+    /** The binding label of this handler's requests in {@link ServerMetrics}. */
+    public static final String BINDING = "jsonrpc";
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
     private final Scheduler scheduler;
+    private final ServerMetrics metrics;
+    private final Tracing tracing;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
+        this(handler, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+    }
+
+    /** The same, counting each request into {@code metrics} and, when tracing is on, tracing it. */
+    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive,
+                          ServerMetrics metrics, Tracing tracing) {
         super(InvocationType.BLOCKING);
+        this.metrics = metrics;
+        this.tracing = tracing;
         this.methods = MethodTable.table(handler);
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
@@ -60,14 +80,56 @@ public final class JsonRpcHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
+        if (!tracing.on()) {
+            // Tracing off: this one check, no span, no scope, no header read.
+            answer(request, response, callback, start, null);
+            return true;
+        }
+        Span span = serverSpan(request);
+        try (Scope scope = span.makeCurrent()) {
+            answer(request, response, callback, start, span);
+        }
+        return true;
+    }
+
+    /**
+     * Counts the request and ends its span.
+     *
+     * @param method the A2A method ("unknown" when Legate serves none of that name, "none" when unread)
+     * @param code {@link ServerMetrics#OK} or the error code it was answered with
+     */
+    private void done(String method, int code, long start, Span span) {
+        metrics.request(BINDING, method, code, System.nanoTime() - start);
+        if (span != null) {
+            span.updateName(method);
+            span.setAttribute("rpc.method", method);
+            if (code != ServerMetrics.OK) {
+                span.setAttribute("rpc.jsonrpc.error_code", code);
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
+        }
+    }
+
+    private Span serverSpan(Request request) {
+        Context parent = Tracing.propagator().extract(Context.root(), request.getHeaders(), HttpFieldsGetter.INSTANCE);
+        return tracing.tracer().spanBuilder("a2a request").setParent(parent).setSpanKind(SpanKind.SERVER)
+                .setAttribute("rpc.system", "jsonrpc").startSpan();
+    }
+
+    private void answer(Request request, Response response, Callback callback, long start, Span span) {
         if (!HttpMethod.POST.is(request.getMethod())) {
+            done("none", A2aError.INVALID_REQUEST.code(), start, span);
             response.getHeaders().put(HttpHeader.ALLOW, "POST");
             reply(response, callback, 405, ErrorBody.of(null, A2aError.INVALID_REQUEST,
                     "A2A JSON-RPC requests are POSTed to this URL; the agent card is at /.well-known/agent-card.json"));
-            return true;
+            return;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
         boolean bodyRead = false;
+        String methodName = "none";
+        int code = ServerMetrics.OK;
         try {
             checkContentType(request);
             byte[] body = readBody(request);
@@ -80,6 +142,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"id\" is required; every A2A method has a response");
             }
             JsonRpcMethod method = methods.get(rpc.method());
+            methodName = method == null ? "unknown" : rpc.method();
             if (method == null) {
                 throw A2aError.METHOD_NOT_FOUND.exception("Method not found: " + rpc.method());
             }
@@ -94,15 +157,19 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
-            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
-                    e.getMessage()), bodyRead);
+            A2aException refusal = new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage());
+            code = refusal.error().code();
+            refuse(request, response, callback, id, refusal, bodyRead);
         } catch (A2aException e) {
+            code = e.error().code();
             refuse(request, response, callback, id, e, bodyRead);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
+            code = A2aError.INTERNAL.code();
             refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
+        } finally {
+            done(methodName, code, start, span);
         }
-        return true;
     }
 
     private void refuse(Request request, Response response, Callback callback, JsonNode id, A2aException e,

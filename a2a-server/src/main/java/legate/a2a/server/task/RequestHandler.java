@@ -7,6 +7,8 @@ import java.util.function.Supplier;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.GetTaskRequest;
@@ -42,11 +44,19 @@ public final class RequestHandler implements AutoCloseable {
 
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns) {
+        this(executor, store, card, clock, ids, cancelWait, turns, new ServerMetrics(), Tracing.OFF);
+    }
+
+    /** The same, counting turns into {@code metrics} and tracing each turn with {@code tracing}. */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, ServerMetrics metrics,
+                          Tracing tracing) {
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
         this.reading = new TaskReading(store);
-        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns, live));
+        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns, live,
+                metrics, tracing));
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait);
         this.subscribing = new TaskSubscribing(reading, store, live);
     }

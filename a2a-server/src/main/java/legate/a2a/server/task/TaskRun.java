@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.TaskStates;
+import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.EventSink;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
@@ -61,10 +62,15 @@ final class TaskRun implements EventSink {
     private long lastSeq;
     /** The caller is answered with this turn's first event (returnImmediately): it must be durable. */
     private final boolean answersWithFirstEvent;
+    private final ServerMetrics metrics;
+    private final long startedNanos = System.nanoTime();
+    /** The state this turn is counted in by {@link ServerMetrics#moved}; null before its first task event and after it ends. */
+    private TaskState counted;
 
     /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
     TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
-            long lastSeq, boolean answersWithFirstEvent) {
+            long lastSeq, boolean answersWithFirstEvent, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.lastSeq = lastSeq;
         this.answersWithFirstEvent = answersWithFirstEvent;
         this.taskId = taskId;
@@ -133,6 +139,10 @@ final class TaskRun implements EventSink {
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
             store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || answer);
+        }
+        if (!applied.hasMessage() && current.getStatus().getState() != counted) {
+            metrics.moved(counted, current.getStatus().getState());
+            counted = current.getStatus().getState();
         }
         long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {
@@ -296,6 +306,7 @@ final class TaskRun implements EventSink {
             firstEvent.completeExceptionally(error);
             turnEnded.completeExceptionally(error);
             settled.complete(null);
+            countEnd();
             return;
         }
         if (current != null && !TaskStates.endsTurn(current.getStatus().getState())) {
@@ -314,6 +325,24 @@ final class TaskRun implements EventSink {
         turnEnded.complete(null);
         settled.complete(null);
         endSubscribers();
+        countEnd();
+    }
+
+    /** How the turn ended, for metrics and traces: the task's state ("completed"), "message", "abandoned" or "none". */
+    synchronized String endedAs() {
+        if (abandoned) {
+            return "abandoned";
+        }
+        if (answer != null) {
+            return "message";
+        }
+        return current == null ? "none" : ServerMetrics.stateLabel(current.getStatus().getState());
+    }
+
+    private void countEnd() {
+        metrics.moved(counted, null);
+        counted = null;
+        metrics.turnEnded(endedAs(), System.nanoTime() - startedNanos);
     }
 
     /**
@@ -370,6 +399,7 @@ final class TaskRun implements EventSink {
         }
         finished = true;
         abandoned = true;
+        countEnd();
         A2aException stopping = A2aError.INTERNAL.exception("the agent's server is stopping");
         firstEvent.completeExceptionally(stopping);
         turnEnded.completeExceptionally(stopping);

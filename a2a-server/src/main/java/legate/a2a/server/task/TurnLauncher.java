@@ -11,6 +11,12 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.TaskStates;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.RequestContext;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.wire.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.SendMessageConfiguration;
 import lf.a2a.v1.Task;
@@ -42,9 +48,13 @@ final class TurnLauncher {
     private final Duration retireWait;
     private final ExecutorService turns;
     private final LiveTurns live;
+    private final ServerMetrics metrics;
+    private final Tracing tracing;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, ServerMetrics metrics, Tracing tracing) {
+        this.metrics = metrics;
+        this.tracing = tracing;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -63,7 +73,7 @@ final class TurnLauncher {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
             String taskId = ids.get();
             TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
-                    answersWithFirstEvent);
+                    answersWithFirstEvent, metrics);
             live.started(run);
             return turn(run, message, null, configuration);
         }
@@ -91,7 +101,7 @@ final class TurnLauncher {
                         + "; send the next message once it asks for input or finishes");
             }
             TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
-                    storedTask.lastSeq(), false);
+                    storedTask.lastSeq(), false, metrics);
             live.started(run);
             return turn(run, message, stored, configuration);
         });
@@ -131,9 +141,14 @@ final class TurnLauncher {
     /** Runs the executor on its own virtual thread; whatever it leaves unfinished, the run settles. */
     void launch(Turn turn) {
         TaskRun run = turn.run();
+        // The request's span (when tracing) is the parent of the turn's; read on the request's thread.
+        Context parent = tracing.on() ? Context.current() : null;
         turns.execute(() -> {
+            Span span = parent == null ? null : tracing.tracer().spanBuilder("task turn").setParent(parent)
+                    .setAttribute("a2a.task_id", run.taskId()).setAttribute("a2a.context_id", run.contextId())
+                    .startSpan();
             Throwable failure = null;
-            try {
+            try (Scope scope = span == null ? null : span.makeCurrent()) {
                 executor.execute(turn.context(), run);
             } catch (Throwable t) {
                 failure = t;
@@ -142,6 +157,13 @@ final class TurnLauncher {
             try {
                 run.finish(failure);
             } finally {
+                if (span != null) {
+                    span.setAttribute("a2a.task_state", run.endedAs());
+                    if (failure != null) {
+                        span.setStatus(StatusCode.ERROR, failure.toString());
+                    }
+                    span.end();
+                }
                 live.retired(run);
                 run.retired.complete(null);
             }
