@@ -76,7 +76,9 @@ public final class ServerMetrics {
     /** Counts the open SSE streams of a binding, read at each scrape. */
     public void watchOpenStreams(String binding, IntSupplier streams) {
         Gauge.builder("legate.a2a.open.streams", streams, IntSupplier::getAsInt)
-                .description("SSE streams being written now").tag("binding", binding).register(registry);
+                .description("SSE streams being written now").tag("binding", binding)
+                // Micrometer holds a gauge's object weakly; the method reference would be collected.
+                .strongReference(true).register(registry);
     }
 
     /**
