@@ -151,7 +151,7 @@ public final class AgentServer implements AutoCloseable {
                 metrics, telemetry.tracing());
         this.rpc = rpc;
         metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
-        MetricsEndpoint scrape = new MetricsEndpoint(metrics, metricsConnector != null
+        MetricsEndpoint scrape = new MetricsEndpoint(metrics::scrape, metricsConnector != null
                 ? MetricsAccess.of(telemetry.metricsToken(), true, "")
                 : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port));
         this.metricsEndpoint = scrape;

@@ -1,5 +1,6 @@
 package legate.a2a.server.observe;
 
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -8,18 +9,22 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** {@code GET /metrics}: the Prometheus text exposition of a {@link ServerMetrics}, behind its {@link MetricsAccess}. */
+/**
+ * {@code GET /metrics}: a Prometheus text exposition behind its {@link MetricsAccess}. The A2A
+ * server serves its {@link ServerMetrics} with it, {@code legate mcp} its tool calls.
+ */
 public final class MetricsEndpoint extends Handler.Abstract {
     public static final String PATH = "/metrics";
     /** The Prometheus text exposition format, version 0.0.4. */
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final ServerMetrics metrics;
+    private final Supplier<String> scrape;
     private final MetricsAccess access;
 
-    public MetricsEndpoint(ServerMetrics metrics, MetricsAccess access) {
+    /** @param scrape the exposition, made at each request ({@link ServerMetrics#scrape()}) */
+    public MetricsEndpoint(Supplier<String> scrape, MetricsAccess access) {
         super(InvocationType.BLOCKING);
-        this.metrics = metrics;
+        this.scrape = scrape;
         this.access = access;
     }
 
@@ -53,7 +58,7 @@ public final class MetricsEndpoint extends Handler.Abstract {
         }
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, CONTENT_TYPE);
-        Content.Sink.write(response, true, metrics.scrape(), callback);
+        Content.Sink.write(response, true, scrape.get(), callback);
         return true;
     }
 

@@ -1,5 +1,9 @@
 package legate.a2a.server.task;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -13,10 +17,6 @@ import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.wire.trace.Tracing;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.SendMessageConfiguration;
 import lf.a2a.v1.Task;
