@@ -52,7 +52,7 @@ public final class AgentServer implements AutoCloseable {
     private final Clock clock;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Telemetry telemetry;
-    private final ServerMetrics metrics = new ServerMetrics();
+    private final ServerMetrics metrics;
     /** The separate /metrics listener (METRICS_PORT), or null: /metrics is on the A2A port. */
     private final ServerConnector metricsConnector;
     private volatile MetricsEndpoint metricsEndpoint;
@@ -61,7 +61,8 @@ public final class AgentServer implements AutoCloseable {
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock, Telemetry telemetry) {
+                        TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.cardForPort = cardForPort;
         this.executor = executor;
@@ -115,7 +116,7 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
         return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
-                Telemetry.DEFAULT);
+                Telemetry.DEFAULT, new ServerMetrics());
     }
 
     /**
@@ -124,13 +125,19 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT);
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics());
     }
 
     /** The same, serving {@code /metrics} and tracing as {@code telemetry} says. */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock, Telemetry telemetry) {
-        return new AgentServer(config, cardForPort, executor, store, clock, telemetry);
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, new ServerMetrics());
+    }
+
+    /** The same, counting into {@code metrics}, which its caller may have added meters to (the bridge). */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics);
     }
 
     /**

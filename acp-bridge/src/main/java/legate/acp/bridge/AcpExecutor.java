@@ -67,7 +67,7 @@ public final class AcpExecutor implements AgentExecutor {
         PromptTurn translation = new PromptTurn(events, registry.backend(), registry.logs(), c.budget, () -> {
             place.release(registry.now());
             registry.taskClosed(events.taskId());
-        });
+        }, registry.telemetry());
         // One turn at a time per conversation: an ACP session runs one prompt at a time.
         if (!place.await(turn.cancelled)) {
             return translation.cancel("The task was canceled while it waited for the previous turn in this conversation.");

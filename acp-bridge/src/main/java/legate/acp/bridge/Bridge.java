@@ -3,6 +3,8 @@ package legate.acp.bridge;
 import java.time.Clock;
 import java.time.Duration;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
@@ -11,6 +13,7 @@ import legate.acp.adapter.AdapterStartFailed;
 import legate.acp.adapter.Backend;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.protocol.InitializeResponse;
 import legate.wire.http.BindAddress;
@@ -35,12 +38,15 @@ public final class Bridge {
     private final BridgeLogs logs;
     private final PermissionClassifier policy;
     private final TaskStore store;
+    private final Telemetry telemetry;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
-    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store) {
+    private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
+                   Telemetry telemetry) {
+        this.telemetry = telemetry;
         this.config = config;
         this.store = store;
         this.backend = backend;
@@ -65,7 +71,12 @@ public final class Bridge {
      * closes it when it stops.
      */
     public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store);
+        return create(config, store, Telemetry.DEFAULT);
+    }
+
+    /** The same, serving /metrics and tracing as {@code telemetry} says. */
+    public static Bridge create(BridgeConfig config, TaskStore store, Telemetry telemetry) throws AdapterNotInstalled {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, telemetry);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
@@ -76,7 +87,7 @@ public final class Bridge {
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
             throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store);
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, Telemetry.DEFAULT);
     }
 
     /**
@@ -96,11 +107,13 @@ public final class Bridge {
         }
         Backend agent = backend.namedBy(init);
         // The conversation's session and root beside its tasks, for session/load after a restart.
+        ServerMetrics metrics = new ServerMetrics();
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
-                (contextId, record) -> store.saveContextState(contextId, record.toJson()));
+                (contextId, record) -> store.saveContextState(contextId, record.toJson()),
+                new BridgeTelemetry(metrics.registry(), telemetry.tracing(), agent.id()));
         AgentServer a2a = AgentServer.create(config.server(),
                 port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
-                store, clock);
+                store, clock, telemetry, metrics);
         int port;
         try {
             port = a2a.start();

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Struct;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import legate.a2a.server.EventSink;
 import legate.acp.adapter.AgentFailure;
@@ -11,6 +15,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.TurnListener;
 import legate.acp.adapter.UsageBudget;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
@@ -47,6 +52,10 @@ public final class PromptTurn implements TurnListener {
     private final TextCoalescer thought = new TextCoalescer();
     private final StringBuilder answer = new StringBuilder();
     private final Refusals refusals = new Refusals();
+    private final BridgeTelemetry telemetry;
+    /** The ACP prompt's span (invalid when not tracing), and its open tool calls' spans by toolCallId. */
+    private Span promptSpan = Span.getInvalid();
+    private final Map<String, Span> toolSpans = new HashMap<>();
     private String sessionId;
     private int toolCalls;
     private boolean over;
@@ -56,6 +65,13 @@ public final class PromptTurn implements TurnListener {
      *     client that reacts to the final state finds the agent free (and, once idle, reapable)
      */
     public PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle) {
+        this(events, backend, logs, budget, settle, BridgeTelemetry.none(backend.id()));
+    }
+
+    /** The same, counting permissions, tokens and cost into {@code telemetry} and tracing the prompt and its tool calls. */
+    public PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle,
+                      BridgeTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.events = events;
         this.backend = backend;
         this.logs = logs;
@@ -70,7 +86,20 @@ public final class PromptTurn implements TurnListener {
 
     public synchronized void prompting(String session) {
         this.sessionId = session;
+        // On the executor's thread, where the task's turn span is current: the prompt's span is its child.
+        this.promptSpan = telemetry.promptSpan(session);
         working(backend.displayName() + " is working on it.", null);
+    }
+
+    private void endToolSpan(String toolCallId, String status) {
+        Span span = toolSpans.remove(toolCallId);
+        if (span != null) {
+            span.setAttribute("acp.status", status);
+            if (!"completed".equals(status)) {
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
+        }
     }
 
     @Override
@@ -93,6 +122,9 @@ public final class PromptTurn implements TurnListener {
             case SessionUpdate.ToolCall t -> {
                 flushText();
                 toolCalls++;
+                if (promptSpan.getSpanContext().isValid()) {
+                    toolSpans.put(t.toolCallId(), telemetry.toolSpan(promptSpan, t.toolCallId(), t.title()));
+                }
                 working(TurnText.toolCall(t), t.raw());
                 work("tool_call", Map.of("toolCallId", t.toolCallId(), "raw", t.raw()));
             }
@@ -100,6 +132,9 @@ public final class PromptTurn implements TurnListener {
                 flushText();
                 if (t.status() != null || t.title() != null) {
                     working(TurnText.toolCallUpdate(t), t.raw());
+                }
+                if ("completed".equals(t.status()) || "failed".equals(t.status())) {
+                    endToolSpan(t.toolCallId(), t.status());
                 }
                 work("tool_call_update", Map.of("toolCallId", t.toolCallId(), "raw", t.raw()));
             }
@@ -114,7 +149,7 @@ public final class PromptTurn implements TurnListener {
                 work("mode", Map.of("modeId", String.valueOf(m.currentModeId())));
             }
             case SessionUpdate.UsageUpdate u -> {
-                budget.window(u.raw());
+                telemetry.cost(budget.window(u.raw()), budget.currency());
                 work("usage_update", Map.of("raw", u.raw()));
             }
             // PEER (claude-agent-acp, codex-acp): new update kinds come with new agent versions; an unknown
@@ -125,6 +160,7 @@ public final class PromptTurn implements TurnListener {
 
     @Override
     public synchronized void onPermission(PermissionRequest request, PermissionVerdict verdict) {
+        telemetry.permission(verdict.allowed());
         if (!verdict.allowed()) {
             refusals.add(request.toolCallId(), request.title(), request.kind(), verdict.reason());
         }
@@ -150,6 +186,7 @@ public final class PromptTurn implements TurnListener {
         over = true;
         StopReason stop = response.stopReason();
         budget.addPrompt(response.usage());
+        telemetry.tokens(response.usage());
         logs.call("prompt.stop", ids().and("stopReason", stop.value()).and("toolCalls", toolCalls)
                 .and("refusals", refusals.size()).and("usage", response.usage()).and("budget", budget.snapshot()).map());
         if (stop.equals(StopReason.CANCELLED)) {
@@ -182,6 +219,11 @@ public final class PromptTurn implements TurnListener {
     }
 
     private TaskState end(TaskState state, String note) {
+        for (String id : List.copyOf(toolSpans.keySet())) {
+            endToolSpan(id, "unfinished");
+        }
+        promptSpan.setAttribute("a2a.task_state", state.name());
+        promptSpan.end();
         String text = refusals.after(note);
         settle.run();
         events.status(state, text == null ? null : events.agentText(text));
