@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
@@ -86,6 +87,12 @@ final class AgentCommand implements Callable<Integer> {
         c.server.maxBodyBytes = Integer.parseInt(maxBody);
         c.server.maxTasks = Integer.parseInt(maxTasks);
         c.server.shutdownGraceMs = Long.parseLong(grace);
+        String metricsPort = settings.get(ServerOptions.METRICS_PORT).orElse(null);
+        if (metricsPort != null && !plainNumber(metricsPort, 9)) {
+            return null;
+        }
+        c.server.metricsPort = metricsPort == null ? null : Integer.valueOf(metricsPort);
+        c.server.metricsToken = settings.get(ServerOptions.METRICS_TOKEN).orElse(null);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
         try {
@@ -124,6 +131,13 @@ final class AgentCommand implements Callable<Integer> {
         if (setup == null) {
             return 2;
         }
+        Telemetry telemetry;
+        try {
+            telemetry = server.telemetry("legate-agent");
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
         TaskStore store;
         try {
             store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
@@ -133,7 +147,7 @@ final class AgentCommand implements Callable<Integer> {
         }
         AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC());
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), telemetry);
         int bound;
         try {
             bound = a2a.start();
@@ -145,7 +159,9 @@ final class AgentCommand implements Callable<Integer> {
         String url = setup.publicUrl(bound);
         System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
+        MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
+        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         if (startCacheTraining) {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
@@ -155,7 +171,6 @@ final class AgentCommand implements Callable<Integer> {
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // SIGTERM: new turns refused, running ones given the grace to finish, streams ended cleanly.
             try {
@@ -163,6 +178,7 @@ final class AgentCommand implements Callable<Integer> {
             } catch (Exception ignored) {
                 // shutting down anyway
             }
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-shutdown"));
         a2a.join();

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import legate.a2a.server.observe.Telemetry;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -117,6 +118,13 @@ final class BridgeCommand implements Callable<Integer> {
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS);
         BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+        Telemetry telemetry;
+        try {
+            telemetry = server.telemetry("legate-bridge");
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 2;
+        }
         TaskStore store;
         try {
             store = TaskStores.open(server, spec::commandLine);
@@ -126,7 +134,7 @@ final class BridgeCommand implements Callable<Integer> {
         }
         Bridge bridge;
         try {
-            bridge = Bridge.create(config, store);
+            bridge = Bridge.create(config, store, telemetry);
         } catch (IllegalArgumentException e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
@@ -155,12 +163,14 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
+        MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // SIGTERM: new turns refused, running ones given the grace to finish; then the bridge stops
             // every agent, whole process trees included, before its server.
             bridge.drain(Duration.ofMillis(server.shutdownGraceMs));
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-shutdown"));
         bridge.join();

@@ -4,14 +4,17 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
+import legate.a2a.server.observe.Telemetry;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
 import legate.mcp.guard.BearerToken;
+import legate.wire.trace.Tracing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -73,6 +76,15 @@ final class McpCommand implements Callable<Integer> {
             description = "Bound on a2a_task, a2a_cancel and a2a_card [MCP_REQUEST_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long requestMs;
 
+    // No default: /metrics is on the MCP port unless a port is given.
+    @Option(names = "--metrics-port", descriptionKey = ServerOptions.METRICS_PORT,
+            description = "Serve /metrics on this loopback port instead of the MCP port, 0 for any free port [METRICS_PORT].")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-token", descriptionKey = ServerOptions.METRICS_TOKEN,
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+    String metricsToken;
+
     @Override
     public Integer call() throws Exception {
         // The MCP SDK logs every session at INFO; its warnings and errors are what an operator needs.
@@ -80,7 +92,10 @@ final class McpCommand implements Callable<Integer> {
             System.setProperty("io.modelcontextprotocol.LEVEL", "WARN");
         }
         McpConfig config;
+        Telemetry telemetry;
         try {
+            telemetry = new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
+                    Tracing.fromEnvironment("legate-mcp", System.getenv()));
             if (heartbeatMs < 1 || silenceMs < 1 || discoveryMs < 1 || requestMs < 1) {
                 throw new IllegalArgumentException("MCP_HEARTBEAT_MS, MCP_UPSTREAM_SILENCE_MS, MCP_DISCOVERY_TIMEOUT_MS "
                         + "and MCP_REQUEST_TIMEOUT_MS must be at least 1");
@@ -99,7 +114,7 @@ final class McpCommand implements Callable<Integer> {
                     + "set, so only requests that name 127.0.0.1, localhost or [::1] as Host are answered; list the "
                     + "names callers use in MCP_ALLOWED_HOSTS");
         }
-        McpEndpoint endpoint = McpEndpoint.create(config);
+        McpEndpoint endpoint = McpEndpoint.create(config, Clock.systemUTC(), telemetry);
         try {
             endpoint.start();
         } catch (IOException e) {
@@ -115,9 +130,13 @@ final class McpCommand implements Callable<Integer> {
             return 1;
         }
         print(config, endpoint.url());
+        MetricsNotice.print("legate mcp", endpoint.metricsAccess(),
+                endpoint.metricsPort() == endpoint.port() ? host : "127.0.0.1", endpoint.metricsPort());
+        System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             endpoint.close();
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-mcp-shutdown"));
         endpoint.join();

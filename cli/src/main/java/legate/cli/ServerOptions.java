@@ -3,6 +3,8 @@ package legate.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.observe.Telemetry;
+import legate.wire.trace.Tracing;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,6 +29,8 @@ final class ServerOptions {
     static final String MAX_TASKS = "MAX_TASKS";
     static final String SHUTDOWN_GRACE_MS = "SHUTDOWN_GRACE_MS";
     static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
+    static final String METRICS_PORT = "METRICS_PORT";
+    static final String METRICS_TOKEN = "METRICS_TOKEN";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
@@ -81,6 +85,27 @@ final class ServerOptions {
             description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503) "
                     + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
     long shutdownGraceMs;
+
+    // No default: /metrics is on the A2A port unless a port is given.
+    @Option(names = "--metrics-port", descriptionKey = METRICS_PORT,
+            description = "Serve /metrics on this loopback port instead of the A2A port, 0 for any free port [METRICS_PORT].")
+    Integer metricsPort;
+
+    // No ${DEFAULT-VALUE}: a token never goes into the help.
+    @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+    String metricsToken;
+
+    /**
+     * Where /metrics is served and who may read it, and tracing as the OTEL_* variables of the
+     * environment ask (off without them).
+     *
+     * @throws IllegalArgumentException a setting Legate cannot honour, with what to change
+     */
+    Telemetry telemetry(String serviceName) {
+        return new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
+                Tracing.fromEnvironment(serviceName, System.getenv()));
+    }
 
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {

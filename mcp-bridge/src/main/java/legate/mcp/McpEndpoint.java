@@ -60,6 +60,7 @@ public final class McpEndpoint implements AutoCloseable {
     private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** The separate /metrics listener (METRICS_PORT), or null. */
     private final ServerConnector metricsConnector;
+    private final MetricsAccess metricsAccess;
 
     private McpEndpoint(McpConfig config, Clock clock, Telemetry telemetry) {
         this.config = config;
@@ -119,6 +120,7 @@ public final class McpEndpoint implements AutoCloseable {
             jetty.addConnector(metricsConnector);
             scrape = new MetricsEndpoint(metrics::scrape, MetricsAccess.of(telemetry.metricsToken(), true, ""));
         }
+        this.metricsAccess = scrape.access();
         ServerConnector scrapeOnly = metricsConnector;
         jetty.setHandler(new Handler.Wrapper(context) {
             @Override
@@ -131,6 +133,11 @@ public final class McpEndpoint implements AutoCloseable {
                 return !onScrapeListener && super.handle(request, response, callback);
             }
         });
+    }
+
+    /** Who may read /metrics: a {@link MetricsAccess.Refused} says why it is not served. */
+    public MetricsAccess metricsAccess() {
+        return metricsAccess;
     }
 
     /** What this endpoint counts, for the caller to add meters to. */

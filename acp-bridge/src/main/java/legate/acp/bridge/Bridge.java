@@ -129,6 +129,11 @@ public final class Bridge {
         return port;
     }
 
+    /** The A2A server, once started (null before): its /metrics, its port. */
+    public AgentServer server() {
+        return server;
+    }
+
     /** The URL the card gives clients: the configured public URL, else this machine's URL of the bound port. */
     private String publicUrl(int port) {
         return config.publicUrl() != null ? config.publicUrl() : BindAddress.dialableUrl(config.server().host(), port, "/");
