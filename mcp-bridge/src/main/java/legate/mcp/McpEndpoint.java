@@ -11,6 +11,7 @@ import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -18,6 +19,7 @@ import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.model.LegateVersion;
 import legate.a2a.server.observe.MetricsAccess;
+import legate.acp.log.BridgeLogs;
 import legate.a2a.server.observe.MetricsEndpoint;
 import legate.a2a.server.observe.Telemetry;
 import legate.mcp.guard.BearerGuard;
@@ -61,9 +63,13 @@ public final class McpEndpoint implements AutoCloseable {
     /** The separate /metrics listener (METRICS_PORT), or null. */
     private final ServerConnector metricsConnector;
     private final MetricsAccess metricsAccess;
+    private final BridgeLogs activity;
+    private final ToolCalls calls;
 
-    private McpEndpoint(McpConfig config, Clock clock, Telemetry telemetry) {
+    private McpEndpoint(McpConfig config, Clock clock, Telemetry telemetry, BridgeLogs activity) {
         this.config = config;
+        this.activity = activity;
+        this.calls = new ToolCalls(metrics, telemetry.tracing(), activity);
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
                 config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
         this.agents = new AgentDirectory(config.agents(), client);
@@ -80,7 +86,7 @@ public final class McpEndpoint implements AutoCloseable {
                 // The servlet thread is a virtual thread and the tools block on it by design.
                 .immediateExecution(true)
                 .tools(A2aTools.specifications(agents, clock, config.discoveryTimeout(), config.requestTimeout(),
-                        config.heartbeat(), config.upstreamSilence(), new ToolCalls(metrics, telemetry.tracing())))
+                        config.heartbeat(), config.upstreamSilence(), calls))
                 .build();
 
         QueuedThreadPool pool = new QueuedThreadPool();
@@ -152,16 +158,21 @@ public final class McpEndpoint implements AutoCloseable {
 
     /** An endpoint with the system clock. */
     public static McpEndpoint create(McpConfig config) {
-        return new McpEndpoint(config, Clock.systemUTC(), Telemetry.DEFAULT);
+        return new McpEndpoint(config, Clock.systemUTC(), Telemetry.DEFAULT, BridgeLogs.disabled());
     }
 
     public static McpEndpoint create(McpConfig config, Clock clock) {
-        return new McpEndpoint(config, clock, Telemetry.DEFAULT);
+        return new McpEndpoint(config, clock, Telemetry.DEFAULT, BridgeLogs.disabled());
     }
 
     /** An endpoint serving /metrics and tracing each tool call as {@code telemetry} says. */
     public static McpEndpoint create(McpConfig config, Clock clock, Telemetry telemetry) {
-        return new McpEndpoint(config, clock, telemetry);
+        return new McpEndpoint(config, clock, telemetry, BridgeLogs.disabled());
+    }
+
+    /** The same, writing its activity (listen, ask, ask.abandoned, upstream.broken) into {@code activity}, which it closes. */
+    public static McpEndpoint create(McpConfig config, Clock clock, Telemetry telemetry, BridgeLogs activity) {
+        return new McpEndpoint(config, clock, telemetry, activity);
     }
 
     /** Binds and starts serving; returns the bound port. */
@@ -172,6 +183,10 @@ public final class McpEndpoint implements AutoCloseable {
             jetty.stop();
             throw e;
         }
+        Map<String, Object> listen = new LinkedHashMap<>();
+        listen.put("url", url());
+        listen.put("agents", agents.aliases());
+        calls.activity("listen", listen);
         return connector.getLocalPort();
     }
 
@@ -190,6 +205,7 @@ public final class McpEndpoint implements AutoCloseable {
         } finally {
             jetty.stop();
             agents.close();
+            activity.close();
         }
     }
 

@@ -57,6 +57,20 @@ public final class BridgeLogs implements AutoCloseable {
      * @param errors where the first failed write is reported
      */
     public BridgeLogs(Path dir, long maxBytes, int maxFiles, Clock clock, PrintStream errors) {
+        this(dir, CALLS, WORK, maxBytes, maxFiles, clock, errors);
+    }
+
+    /**
+     * One JSON Lines log of another Legate process in this same format and rotation, written by
+     * {@link #work} ({@link #call} writes nothing): {@code legate mcp}'s {@code mcp.jsonl}.
+     */
+    public static BridgeLogs single(Path dir, String name, long maxBytes, int maxFiles, Clock clock,
+                                    PrintStream errors) {
+        return new BridgeLogs(dir, null, name, maxBytes, maxFiles, clock, errors);
+    }
+
+    private BridgeLogs(Path dir, String callsName, String workName, long maxBytes, int maxFiles, Clock clock,
+                       PrintStream errors) {
         Objects.requireNonNull(dir, "dir");
         if (maxBytes < 1 || maxFiles < 1) {
             throw new IllegalArgumentException("log rotation needs maxBytes >= 1 and maxFiles >= 1, got "
@@ -64,8 +78,8 @@ public final class BridgeLogs implements AutoCloseable {
         }
         this.clock = Objects.requireNonNull(clock, "clock");
         this.errors = Objects.requireNonNull(errors, "errors");
-        this.calls = new JsonLinesFile(dir, CALLS, maxBytes, maxFiles, this::writeFailed);
-        this.work = new JsonLinesFile(dir, WORK, maxBytes, maxFiles, this::writeFailed);
+        this.calls = callsName == null ? null : new JsonLinesFile(dir, callsName, maxBytes, maxFiles, this::writeFailed);
+        this.work = new JsonLinesFile(dir, workName, maxBytes, maxFiles, this::writeFailed);
     }
 
     /** Logs under {@code dir} with the default rotation, the system clock and {@code System.err}. */
@@ -100,6 +114,8 @@ public final class BridgeLogs implements AutoCloseable {
     public void close() {
         if (calls != null) {
             calls.close();
+        }
+        if (work != null) {
             work.close();
         }
     }

@@ -37,7 +37,7 @@ public final class A2aTools {
                                                              Duration heartbeat, Duration silence,
                                                              ToolCalls observed) {
         List<A2aTool> tools = List.of(
-                new AskTool(agents, clock, discoveryTimeout, heartbeat, silence),
+                new AskTool(agents, clock, discoveryTimeout, heartbeat, silence, observed),
                 new TaskTool(agents, discoveryTimeout),
                 new CancelTool(agents, discoveryTimeout),
                 new CardTool(agents, requestTimeout));

@@ -8,8 +8,10 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import legate.acp.log.BridgeLogs;
 import legate.wire.trace.Tracing;
 
 /**
@@ -19,12 +21,26 @@ import legate.wire.trace.Tracing;
  * {@code traceparent}: the agent's spans join the same trace.
  */
 public final class ToolCalls {
+    /** The activity log's file under LOG_DIR. */
+    public static final String LOG = "mcp.jsonl";
+
     private final MeterRegistry registry;
     private final Tracing tracing;
+    private final BridgeLogs activity;
 
-    public ToolCalls(MeterRegistry registry, Tracing tracing) {
+    /**
+     * @param activity where {@link #activity} records go: {@value #LOG}, in the format of the
+     *     bridge's work.jsonl ({@code ts}, {@code event}, then the fields)
+     */
+    public ToolCalls(MeterRegistry registry, Tracing tracing, BridgeLogs activity) {
         this.registry = registry;
         this.tracing = tracing;
+        this.activity = activity;
+    }
+
+    /** One record of the activity log: listen, ask, ask.abandoned, upstream.broken. */
+    public void activity(String event, Map<String, ?> fields) {
+        activity.work(event, fields);
     }
 
     CallToolResult observe(String tool, Supplier<CallToolResult> call) {
