@@ -125,10 +125,13 @@ public final class ServerMetrics {
      * @param how the state the task was left in, "message" for a Message answer, "abandoned" when the server stopped
      */
     public void turnEnded(String how, long nanos) {
-        turns.computeIfAbsent(how, h -> Timer.builder("legate.a2a.turns")
-                        .description("Turns of tasks that ended, by how they ended, and how long they ran")
-                        .tag("ended", h).serviceLevelObjectives(BUCKETS).register(registry))
-                .record(nanos, TimeUnit.NANOSECONDS);
+        Timer timer = turns.get(how);
+        if (timer == null) {
+            timer = turns.computeIfAbsent(how, h -> Timer.builder("legate.a2a.turns")
+                    .description("Turns of tasks that ended, by how they ended, and how long they ran")
+                    .tag("ended", h).serviceLevelObjectives(BUCKETS).register(registry));
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A store call took {@code nanos}: an append, an append that waited for its commit, or a read. */
@@ -148,9 +151,17 @@ public final class ServerMetrics {
         (delivered ? pushDelivered : pushFailed).increment();
     }
 
-    /** "input_required" for TASK_STATE_INPUT_REQUIRED. */
+    /** "input_required" for TASK_STATE_INPUT_REQUIRED; made once per state, not per turn. */
     public static String stateLabel(TaskState s) {
-        return s.name().replace("TASK_STATE_", "").toLowerCase(Locale.ROOT);
+        return STATE_LABELS.get(s);
+    }
+
+    private static final Map<TaskState, String> STATE_LABELS = new EnumMap<>(TaskState.class);
+
+    static {
+        for (TaskState s : TaskState.values()) {
+            STATE_LABELS.put(s, s.name().replace("TASK_STATE_", "").toLowerCase(Locale.ROOT));
+        }
     }
 
     private Timer storeTimer(String op) {
