@@ -94,7 +94,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
     }
 
     /**
-     * Counts the request and ends its span.
+     * Counts the request and ends its span, once per request, before its answer is written.
      *
      * @param method the A2A method ("unknown" when Legate serves none of that name, "none" when unread)
      * @param code {@link ServerMetrics#OK} or the error code it was answered with
@@ -129,7 +129,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
         JsonNode id = JsonNodeFactory.instance.nullNode();
         boolean bodyRead = false;
         String methodName = "none";
-        int code = ServerMetrics.OK;
+        boolean counted = false;
         try {
             checkContentType(request);
             byte[] body = readBody(request);
@@ -150,7 +150,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params, request.getHeaders())) {
+            MethodResult result = method.call(params, request.getHeaders());
+            // Counted before the answer leaves: a scrape that follows the answer sees it.
+            done(methodName, ServerMetrics.OK, start, span);
+            counted = true;
+            switch (result) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
@@ -158,17 +162,21 @@ public final class JsonRpcHandler extends Handler.Abstract {
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
             A2aException refusal = new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage());
-            code = refusal.error().code();
+            if (!counted) {
+                done(methodName, refusal.error().code(), start, span);
+            }
             refuse(request, response, callback, id, refusal, bodyRead);
         } catch (A2aException e) {
-            code = e.error().code();
+            if (!counted) {
+                done(methodName, e.error().code(), start, span);
+            }
             refuse(request, response, callback, id, e, bodyRead);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
-            code = A2aError.INTERNAL.code();
+            if (!counted) {
+                done(methodName, A2aError.INTERNAL.code(), start, span);
+            }
             refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
-        } finally {
-            done(methodName, code, start, span);
         }
     }
 

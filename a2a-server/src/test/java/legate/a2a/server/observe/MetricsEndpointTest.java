@@ -78,10 +78,18 @@ class MetricsEndpointTest {
         }
         assertThat(rpc(port, "NoSuchMethod", "{}").body()).contains("-32601");
 
-        HttpResponse<String> scraped = scrape(port, null);
+        // A blocking SendMessage is answered at its terminal event; its executor returns (and the
+        // turn is counted as ended) just after. Scrapes until the third turn is in, 10 s at most.
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        HttpResponse<String> scraped;
+        PrometheusText m;
+        do {
+            scraped = scrape(port, null);
+            m = new PrometheusText(scraped.body());
+        } while (!Double.valueOf(3.0).equals(m.value("legate_a2a_turns_seconds_count", "ended", "completed"))
+                && System.nanoTime() < deadline);
         assertThat(scraped.statusCode()).isEqualTo(200);
         assertThat(scraped.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain; version=0.0.4");
-        PrometheusText m = new PrometheusText(scraped.body());
         assertThat(m.value("legate_a2a_requests_seconds_count",
                 "binding", "jsonrpc", "method", "SendMessage", "outcome", "ok")).isEqualTo(3.0);
         assertThat(m.value("legate_a2a_requests_seconds_count",
