@@ -18,11 +18,13 @@ import legate.a2a.server.task.RequestHandler;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterRegistry;
 import legate.acp.adapter.Backend;
+import legate.acp.adapter.ConversationRecords;
 import legate.acp.bridge.AcpExecutor;
 import legate.acp.bridge.BridgeCard;
 import legate.a2a.server.task.Subscription;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.permission.PermissionClassifier;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.protocol.Implementation;
@@ -47,10 +49,17 @@ public final class BridgeFixture implements AutoCloseable {
 
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock) {
+        this(backend, sandbox, launcher, policy, logs, clock, BridgeTelemetry.none(backend.id()));
+    }
+
+    /** The same, reporting metrics and spans into {@code telemetry}. */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, BridgeTelemetry telemetry) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
                 1024 * 1024);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
-        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock);
+        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock,
+                ConversationRecords.NONE, telemetry);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry), cancelsDelivered), new InMemoryTaskStore(),
                 BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),
                 () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
