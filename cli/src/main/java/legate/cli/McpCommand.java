@@ -16,7 +16,6 @@ import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
 import legate.mcp.guard.BearerToken;
 import legate.mcp.tool.ToolCalls;
-import legate.wire.trace.Tracing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -109,7 +108,7 @@ final class McpCommand implements Callable<Integer> {
         Telemetry telemetry;
         try {
             telemetry = new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
-                    Tracing.fromEnvironment("legate-mcp", System.getenv()));
+                    ServerOptions.tracing("legate-mcp"));
             if (logMaxBytes < 1 || logMaxFiles < 1) {
                 throw new IllegalArgumentException("LOG_MAX_BYTES and LOG_MAX_FILES must be at least 1");
             }

@@ -2,6 +2,8 @@ package legate.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.observe.Telemetry;
 import legate.wire.trace.Tracing;
@@ -97,14 +99,28 @@ final class ServerOptions {
     String metricsToken;
 
     /**
-     * Where /metrics is served and who may read it, and tracing as the OTEL_* variables of the
-     * environment ask (off without them).
+     * Where /metrics is served and who may read it, and tracing as the OTEL_* settings ask (off
+     * without them).
      *
      * @throws IllegalArgumentException a setting Legate cannot honour, with what to change
      */
     Telemetry telemetry(String serviceName) {
         return new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
-                Tracing.fromEnvironment(serviceName, System.getenv()));
+                tracing(serviceName));
+    }
+
+    /**
+     * Tracing as the OTEL_* settings ask: the environment, then {@code .env} in the working
+     * directory (what a service installed by {@code legate service} is configured by), like every
+     * other key.
+     */
+    static Tracing tracing(String serviceName) {
+        Settings settings = Settings.load(Path.of(""), System.getenv());
+        Map<String, String> otel = new HashMap<>();
+        for (String key : Tracing.KEYS) {
+            settings.get(key).ifPresent(v -> otel.put(key, v));
+        }
+        return Tracing.fromEnvironment(serviceName, otel);
     }
 
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */

@@ -12,6 +12,7 @@ import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * server takes it from the request, a client writes the current span's into its requests.
  */
 public final class Tracing implements AutoCloseable {
+    /** The variables {@link #fromEnvironment} reads, for a caller that gathers them from more than the environment. */
+    public static final List<String> KEYS = List.of("OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER",
+            "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL",
+            "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_SERVICE_NAME", "OTEL_BSP_SCHEDULE_DELAY");
+
     /** No tracing: {@link #on()} is false and the tracer makes no-op spans. */
     public static final Tracing OFF = new Tracing(null, TracerProvider.noop().get("legate"));
 
