@@ -97,6 +97,30 @@ describe(`legate bridge over the official ACP SDK agent, seen by the official A2
     assert.match(textOf(outside.status.message?.parts), /Legate refused 1 request/);
   });
 
+  test('the record of a turn on the wire: the answer\'s data part, the changes artifact, thought and tool call frames', T, async () => {
+    const events = [];
+    for await (const e of client.sendMessageStream(send(message({ text: 'edit src/a.txt' })), opts())) events.push(e);
+    const statuses = events.filter((e) => e.payload.$case === 'statusUpdate').map((e) => e.payload.value.status.message);
+    const thought = statuses.find((m) => textOf(m?.parts).startsWith('Thinking: '));
+    assert.equal(thought?.metadata?.thought, true, 'a thought frame says so in its metadata');
+    assert.ok(statuses.some((m) => textOf(m?.parts) === 'Tool call: Edit src/a.txt (edit, in_progress) on src/a.txt'),
+      'a tool call frame shows its kind and status');
+    const artifacts = events.filter((e) => e.payload.$case === 'artifactUpdate').map((e) => e.payload.value.artifact);
+    const answer = artifacts.find((a) => a.artifactId === 'answer');
+    const data = answer.parts.find((p) => p.content?.$case === 'data').content.value;
+    assert.equal(data.backend, 'acp');
+    assert.match(data.sessionId, /^interop-/);
+    assert.ok(data.root.startsWith('/'), `an absolute root, got ${data.root}`);
+    assert.equal(data.stopReason, 'end_turn');
+    assert.deepEqual(data.toolCalls, [{ id: 'd1', title: 'Edit src/a.txt', kind: 'edit', status: 'completed', paths: ['src/a.txt'] }]);
+    assert.equal(data.failedToolCalls, 0);
+    assert.deepEqual(data.refusals, []);
+    assert.equal(data.budget.prompts, 1);
+    const changes = artifacts.find((a) => a.artifactId === 'changes');
+    assert.equal(textOf(changes?.parts), '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+BETA\n');
+    assert.equal(changes.parts[0].metadata?.path, 'src/a.txt');
+  });
+
   test('input required: a message without text asks for some; the reply resumes the same task', T, async () => {
     const parked = await run(undefined);
     assert.equal(stateName(parked.status.state), 'TASK_STATE_INPUT_REQUIRED');

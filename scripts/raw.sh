@@ -9,6 +9,8 @@
 #   5. GetTask on the task of step 3: the task outlives the call that created it.
 #
 # AGENT picks the agent (default http://localhost:41241); through the tap: AGENT=http://localhost:41242.
+# TOKEN, when set, is sent as "Authorization: Bearer $TOKEN" on steps 2-5 (the card needs none);
+# the commands shown name the variable, never the token.
 # Needs only bash and curl. Pretty-prints JSON with jq, else python3, when one is installed.
 # Exits non-zero, naming the step, when a step does not show what it claims.
 set -u
@@ -16,6 +18,11 @@ set -u
 AGENT=${AGENT:-http://localhost:41241}
 AGENT=${AGENT%/}
 TEXT="The quick brown fox jumps over the lazy dog. It was not amused!"
+AUTH=() AUTH_SHOWN=''
+if [ -n "${TOKEN-}" ]; then
+  AUTH=(-H "Authorization: Bearer $TOKEN")
+  AUTH_SHOWN=' -H "Authorization: Bearer $TOKEN"'
+fi
 
 if [ -t 1 ] && [ -z "${NO_COLOR-}" ]; then
   B=$'\e[1m' D=$'\e[2m' G=$'\e[32m' R=$'\e[31m' Z=$'\e[0m'
@@ -89,8 +96,8 @@ ok "the card sends JSON-RPC clients to $RPC_URL"
 # ---------------------------------------------------------------------------------------------
 step "2. SendMessage without the A2A-Version header (refused on purpose)"
 body=$(message_body SendMessage 2)
-show_cmd "curl -sS -H 'Content-Type: application/json' -d '$body' $RPC_URL"
-request -H 'Content-Type: application/json' --data-binary "$body" "$RPC_URL" \
+show_cmd "curl -sS$AUTH_SHOWN -H 'Content-Type: application/json' -d '$body' $RPC_URL"
+request ${AUTH[@]+"${AUTH[@]}"} -H 'Content-Type: application/json' --data-binary "$body" "$RPC_URL" \
   || fail 2 "no answer from $RPC_URL"
 echo "HTTP $STATUS"
 show_json "$BODY"
@@ -101,8 +108,8 @@ ok "-32009: no A2A-Version header means 0.3, which this agent does not speak"
 # ---------------------------------------------------------------------------------------------
 step "3. SendMessage with A2A-Version: 1.0 (blocking: the whole Task comes back)"
 body=$(message_body SendMessage 3)
-show_cmd "curl -sS -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
-request -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' --data-binary "$body" "$RPC_URL" \
+show_cmd "curl -sS$AUTH_SHOWN -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
+request ${AUTH[@]+"${AUTH[@]}"} -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' --data-binary "$body" "$RPC_URL" \
   || fail 3 "no answer from $RPC_URL"
 echo "HTTP $STATUS"
 show_json "$BODY"
@@ -118,7 +125,7 @@ ok "task id: $TASK_ID, TASK_STATE_COMPLETED, with its artifacts"
 # ---------------------------------------------------------------------------------------------
 step "4. SendStreamingMessage with curl -N (frames as they come)"
 body=$(message_body SendStreamingMessage 4)
-show_cmd "curl -sS -N -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
+show_cmd "curl -sS -N$AUTH_SHOWN -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
 frames=0 first='' last='' data='' other=''
 started=${EPOCHREALTIME:-}
 while IFS= read -r line || [ -n "$line" ]; do
@@ -153,7 +160,7 @@ while IFS= read -r line || [ -n "$line" ]; do
       other+=$line
       ;;
   esac
-done < <(curl -sS -N --max-time 120 -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \
+done < <(curl -sS -N --max-time 120 ${AUTH[@]+"${AUTH[@]}"} -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \
   -H 'Accept: text/event-stream' --data-binary "$body" "$RPC_URL" 2>&1)
 [ "$frames" -ge 2 ] || fail 4 "expected a stream of SSE frames, got $frames frame(s)${other:+; the agent said: $other}"
 re="\"result\"$S:$S\{$S\"task\"$S:"
@@ -165,8 +172,8 @@ ok "$frames frames: the Task first, TASK_STATE_COMPLETED last"
 # ---------------------------------------------------------------------------------------------
 step "5. GetTask $TASK_ID (the task of step 3 outlived its call)"
 body=$(printf '{"jsonrpc":"2.0","id":"raw-5","method":"GetTask","params":{"id":"%s","historyLength":1}}' "$TASK_ID")
-show_cmd "curl -sS -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
-request -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' --data-binary "$body" "$RPC_URL" \
+show_cmd "curl -sS$AUTH_SHOWN -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' -d '$body' $RPC_URL"
+request ${AUTH[@]+"${AUTH[@]}"} -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' --data-binary "$body" "$RPC_URL" \
   || fail 5 "no answer from $RPC_URL"
 echo "HTTP $STATUS"
 show_json "$BODY"

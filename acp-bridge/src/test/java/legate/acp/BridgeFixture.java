@@ -15,6 +15,7 @@ import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterRegistry;
 import legate.acp.adapter.Backend;
@@ -25,7 +26,7 @@ import legate.a2a.server.task.Subscription;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.log.BridgeTelemetry;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
@@ -40,43 +41,90 @@ import lf.a2a.v1.Task;
 /** The bridge as the A2A request handler sees it: registry, executor and handler, over real child processes. */
 public final class BridgeFixture implements AutoCloseable {
     public static final Duration IDLE = Duration.ofMinutes(5);
+    /**
+     * The tests of other rules share one fixture across many conversations and must not meet
+     * ACP_MAX_AGENTS; the limit has its own test, which passes its own.
+     */
+    private static final int MANY_AGENTS = 256;
 
     public final AdapterRegistry registry;
     public final RequestHandler handler;
     /** Released each time a cancel has reached a running turn's signal or the executor's parked-task hook. */
     public final Semaphore cancelsDelivered = new Semaphore(0);
+    /** Released each time an execution of the bridge's executor has returned (its task settled). */
+    public final Semaphore executionsEnded = new Semaphore(0);
     private final ExecutorService turns = Executors.newVirtualThreadPerTaskExecutor();
 
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock) {
-        this(backend, sandbox, launcher, policy, logs, clock, BridgeTelemetry.none(backend.id()));
+        this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE);
     }
 
     /** The same, reporting metrics and spans into {@code telemetry}. */
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock, BridgeTelemetry telemetry) {
+        this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE,
+                new InMemoryTaskStore(), MANY_AGENTS, telemetry);
+    }
+
+    /** @param maxAgents the most agent processes at once (ACP_MAX_AGENTS) */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, int maxAgents) {
+        this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE,
+                new InMemoryTaskStore(), maxAgents);
+    }
+
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, new InMemoryTaskStore(), MANY_AGENTS);
+    }
+
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, MANY_AGENTS);
+    }
+
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, maxAgents,
+                BridgeTelemetry.none(backend.id()));
+    }
+
+    /**
+     * @param askTimeout how long a question waits for its answer (ACP_ASK_TIMEOUT_MS)
+     * @param records where conversations' records are kept and found (the task store's context state in a bridge)
+     * @param store where the tasks are kept: share one between two fixtures to play a restart
+     * @param maxAgents the most agent processes at once (ACP_MAX_AGENTS)
+     * @param telemetry where metrics and spans go
+     */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents,
+                  BridgeTelemetry telemetry) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
-                1024 * 1024);
+                1024 * 1024, maxAgents);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
-        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock,
-                ConversationRecords.NONE, telemetry);
-        this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry), cancelsDelivered), new InMemoryTaskStore(),
+        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock, records,
+                telemetry);
+        this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry, askTimeout), cancelsDelivered,
+                executionsEnded), store,
                 BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),
                 () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
     }
 
     public BridgeFixture(Backend backend, Path sandbox) {
-        this(backend, sandbox, ProcessLauncher.system(), new PermissionClassifier(backend.supervisedModeId(), false),
+        this(backend, sandbox, ProcessLauncher.system(), PermissionRules.builtIn(backend.supervisedModeId(), false),
                 BridgeLogs.disabled(), Clock.systemUTC());
     }
 
     /** A streaming SendMessage with one text part; {@code taskId} continues a task when not empty. */
     public StreamRecorder send(String contextId, String taskId, String text) {
+        return sendParts(contextId, taskId, text == null ? List.of() : List.of(Part.newBuilder().setText(text).build()));
+    }
+
+    /** A streaming SendMessage with the given parts. */
+    public StreamRecorder sendParts(String contextId, String taskId, List<Part> parts) {
         Message.Builder m = Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
-                .setContextId(contextId).setTaskId(taskId);
-        if (text != null) {
-            m.addParts(Part.newBuilder().setText(text));
-        }
+                .setContextId(contextId).setTaskId(taskId).addAllParts(parts);
         return record(handler.sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(m).build()));
     }
 
@@ -115,11 +163,15 @@ public final class BridgeFixture implements AutoCloseable {
     }
 
     /** The bridge's executor, telling the test when a cancel has reached it. */
-    private record CancelCounting(AgentExecutor executor, Semaphore delivered) implements AgentExecutor {
+    private record CancelCounting(AgentExecutor executor, Semaphore delivered, Semaphore ended) implements AgentExecutor {
         @Override
         public void execute(RequestContext context, EventSink events) throws Exception {
             context.cancel().onCancel(delivered::release);
-            executor.execute(context, events);
+            try {
+                executor.execute(context, events);
+            } finally {
+                ended.release();
+            }
         }
 
         @Override

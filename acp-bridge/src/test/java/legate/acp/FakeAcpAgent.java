@@ -27,7 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Arguments: {@code --garbage-first} (non-JSON lines before anything), {@code --auth-at-new}
  * (session/new answers -32000), {@code --ignore-term} (a shutdown hook that never returns, so only
  * SIGKILL ends it), {@code --stay-on-eof} (stdin EOF does not end it), {@code --grandchild} (starts
- * {@code sleep 600}), {@code --journal FILE} (appends every method it receives).
+ * {@code sleep 600}), {@code --journal FILE} (appends every method it receives), {@code --load} (advertises
+ * loadSession: each session's prompts are kept in a file in its cwd, and session/load reads them back,
+ * replaying them as updates, so a new process remembers), {@code --resume} (the same through
+ * session/resume, without the replay).
  */
 public final class FakeAcpAgent {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,6 +42,7 @@ public final class FakeAcpAgent {
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<String, List<String>> sessions = new ConcurrentHashMap<>();
     private final Map<String, String> modes = new ConcurrentHashMap<>();
+    private final Map<String, Path> cwds = new ConcurrentHashMap<>();
     private volatile CountDownLatch cancel = new CountDownLatch(1);
     private Process grandchild;
 
@@ -97,7 +101,9 @@ public final class FakeAcpAgent {
     private void answer(JsonNode id, String method, JsonNode params) {
         try {
             switch (method) {
-                case "initialize" -> result(id, JSON.readTree("{\"protocolVersion\":1,\"agentCapabilities\":{},"
+                case "initialize" -> result(id, JSON.readTree("{\"protocolVersion\":1,\"agentCapabilities\":{"
+                        + "\"loadSession\":" + args.contains("--load")
+                        + (args.contains("--resume") ? ",\"sessionCapabilities\":{\"resume\":{}}" : "") + "},"
                         + "\"authMethods\":[],\"agentInfo\":{\"name\":\"fake-acp-agent\",\"title\":\"Fake Agent\",\"version\":\"9.9.9\"}}"));
                 case "session/new" -> newSession(id, params);
                 case "session/set_mode" -> {
@@ -109,6 +115,7 @@ public final class FakeAcpAgent {
                         result(id, JSON.createObjectNode());
                     }
                 }
+                case "session/load", "session/resume" -> restore(id, method, params);
                 case "session/prompt" -> turn(id, params.path("sessionId").asText(), params.path("prompt").path(0).path("text").asText());
                 default -> error(id, -32601, "Method not found: " + method);
             }
@@ -129,11 +136,41 @@ public final class FakeAcpAgent {
         }
         String sessionId = "sess-" + ProcessHandle.current().pid() + "-" + sessions.size();
         sessions.put(sessionId, new ArrayList<>());
+        cwds.put(sessionId, cwd);
         modes.put(sessionId, "ask");
         result(id, JSON.readTree("{\"sessionId\":\"" + sessionId + "\",\"modes\":{\"currentModeId\":\"ask\","
                 + "\"availableModes\":[{\"id\":\"default\",\"name\":\"Default\"},{\"id\":\"ask\",\"name\":\"Ask\"},"
                 + "{\"id\":\"yolo\",\"name\":\"Yolo\"}]}}"));
         update(sessionId, "{\"sessionUpdate\":\"available_commands_update\",\"availableCommands\":[]}");
+    }
+
+    /** session/load or session/resume: the session's prompts read back from its file in cwd. */
+    private void restore(JsonNode id, String method, JsonNode params) throws IOException {
+        String sessionId = params.path("sessionId").asText();
+        boolean offered = method.equals("session/load") ? args.contains("--load") : args.contains("--resume");
+        Path file = Path.of(params.path("cwd").asText()).resolve(".fake-session-" + sessionId);
+        if (!offered || !params.path("mcpServers").isArray()) {
+            error(id, -32601, "Method not found: " + method);
+            return;
+        }
+        if (!Files.exists(file)) {
+            error(id, -32002, "Resource not found: session " + sessionId);
+            return;
+        }
+        List<String> history = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
+        sessions.put(sessionId, history);
+        modes.put(sessionId, "ask");
+        cwds.put(sessionId, Path.of(params.path("cwd").asText()));
+        if (method.equals("session/load")) {
+            // PROTOCOL (ACP session/load): the agent replays the conversation as updates before it answers.
+            for (String prompt : history) {
+                ObjectNode u = JSON.createObjectNode().put("sessionUpdate", "user_message_chunk");
+                u.putObject("content").put("type", "text").put("text", prompt);
+                update(sessionId, u.toString());
+                say(sessionId, "REPLAYED " + prompt);
+            }
+        }
+        result(id, JSON.createObjectNode());
     }
 
     /** One prompt turn; the first word of the prompt names the scenario. */
@@ -192,13 +229,40 @@ public final class FakeAcpAgent {
             }
             case "permission" -> {
                 String[] kp = rest.split(" ", 2);
+                say(session, "permission: " + permission(session, "p1", kp[0], kp[1]));
+            }
+            case "permissions" -> {
+                // Two requests in one turn, the second sent only once the first is answered, as agents do.
+                String first = permission(session, "p1", "edit", "/etc/one");
+                say(session, "update between the two questions\n");
+                String second = permission(session, "p2", "edit", "/etc/two");
+                say(session, "permissions: " + first + " / " + second);
+            }
+            case "command" -> {
                 JsonNode answer = request("session/request_permission", "{\"sessionId\":\"" + session + "\",\"toolCall\":{"
-                        + "\"toolCallId\":\"p1\",\"title\":\"Change " + kp[1] + "\",\"kind\":\"" + kp[0] + "\","
-                        + "\"locations\":[{\"path\":" + JSON.writeValueAsString(kp[1]) + "}]},\"options\":["
-                        + "{\"optionId\":\"yes\",\"name\":\"Allow\",\"kind\":\"allow_once\"},"
-                        + "{\"optionId\":\"no\",\"name\":\"Reject\",\"kind\":\"reject_once\"}]}");
+                        + "\"toolCallId\":\"c1\",\"title\":\"Run " + rest + "\",\"kind\":\"execute\","
+                        + "\"rawInput\":{\"command\":" + JSON.writeValueAsString(rest) + "}},\"options\":["
+                        + "{\"optionId\":\"approved\",\"name\":\"Yes\",\"kind\":\"allow_once\"},"
+                        + "{\"optionId\":\"abort\",\"name\":\"No, and stop\",\"kind\":\"reject_once\"},"
+                        + "{\"optionId\":\"denied\",\"name\":\"No\",\"kind\":\"reject_once\"}]}");
                 JsonNode outcome = answer.path("result").path("outcome");
-                say(session, "permission: " + outcome.path("outcome").asText() + " " + outcome.path("optionId").asText(""));
+                say(session, "command: " + outcome.path("outcome").asText() + " " + outcome.path("optionId").asText(""));
+            }
+            case "edit" -> {
+                // An edit reported as a diff, and a command that failed: codex reports both inside end_turn.
+                update(session, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"e1\",\"title\":\"Edit a.txt\","
+                        + "\"kind\":\"edit\",\"status\":\"in_progress\",\"locations\":[{\"path\":\"a.txt\"}],"
+                        + "\"content\":[{\"type\":\"diff\",\"path\":\"a.txt\",\"oldText\":\"one\\ntwo\\nthree\\n\","
+                        + "\"newText\":\"one\\nTWO\\nthree\\n\"}]}");
+                update(session, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"e1\",\"status\":\"completed\"}");
+                update(session, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"n1\",\"title\":\"Create b.txt\","
+                        + "\"kind\":\"edit\",\"status\":\"completed\",\"content\":[{\"type\":\"diff\",\"path\":\"b.txt\","
+                        + "\"newText\":\"new file\\n\"}]}");
+                update(session, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"x1\",\"title\":\"Run make\","
+                        + "\"kind\":\"execute\",\"status\":\"in_progress\"}");
+                update(session, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"x1\",\"status\":\"failed\"}");
+                update(session, "{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":\"ask\"}");
+                say(session, "edited");
             }
             case "write" -> {
                 String[] pc = rest.split(" ", 2);
@@ -213,14 +277,34 @@ public final class FakeAcpAgent {
                     say(session, "read back: " + read.path("result").path("content").asText());
                 }
             }
+            case "stderr" -> {
+                System.err.println("fake agent complains: " + rest);
+                System.err.flush();
+                say(session, "complained");
+            }
             case "recall" -> say(session, "earlier: " + String.join(" | ", history));
             case "pids" -> say(session, ProcessHandle.current().pid() + " " + (grandchild == null ? -1 : grandchild.pid()));
             case "mode" -> say(session, "mode " + modes.get(session));
             default -> say(session, "You said: " + prompt);
         }
         history.add(prompt);
+        if (args.contains("--load") || args.contains("--resume")) {
+            Path cwd = cwds.getOrDefault(session, Path.of(System.getProperty("user.dir")));
+            Files.write(cwd.resolve(".fake-session-" + session), history, StandardCharsets.UTF_8);
+        }
         result(id, JSON.readTree("{\"stopReason\":\"" + stop + "\",\"usage\":{\"inputTokens\":10,\"outputTokens\":5,"
                 + "\"totalTokens\":15}}"));
+    }
+
+    /** One permission request for {@code path}; returns "outcome optionId" as answered. */
+    private String permission(String session, String callId, String kind, String path) throws Exception {
+        JsonNode answer = request("session/request_permission", "{\"sessionId\":\"" + session + "\",\"toolCall\":{"
+                + "\"toolCallId\":\"" + callId + "\",\"title\":\"Change " + path + "\",\"kind\":\"" + kind + "\","
+                + "\"locations\":[{\"path\":" + JSON.writeValueAsString(path) + "}]},\"options\":["
+                + "{\"optionId\":\"yes\",\"name\":\"Allow\",\"kind\":\"allow_once\"},"
+                + "{\"optionId\":\"no\",\"name\":\"Reject\",\"kind\":\"reject_once\"}]}");
+        JsonNode outcome = answer.path("result").path("outcome");
+        return (outcome.path("outcome").asText() + " " + outcome.path("optionId").asText("")).strip();
     }
 
     private JsonNode request(String method, String params) throws Exception {

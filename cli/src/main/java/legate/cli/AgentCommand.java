@@ -8,9 +8,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
@@ -95,10 +100,24 @@ final class AgentCommand implements Callable<Integer> {
         c.server.metricsToken = settings.get(ServerOptions.METRICS_TOKEN).orElse(null);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
+        c.server.instanceUrl = settings.get(ServerOptions.INSTANCE_URL).orElse(null);
+        c.server.instanceId = settings.get(ServerOptions.INSTANCE_ID).orElse(null);
+        String leaseTtl = settings.get(ServerOptions.LEASE_TTL_MS).orElse(ServerOptions.DEFAULT_LEASE_TTL_MS);
+        String heartbeat = settings.get(ServerOptions.LEASE_HEARTBEAT_MS).orElse(ServerOptions.DEFAULT_LEASE_HEARTBEAT_MS);
+        if (!plainNumber(leaseTtl, 18) || !plainNumber(heartbeat, 18)) {
+            return null;
+        }
+        c.server.leaseTtlMs = Long.parseLong(leaseTtl);
+        c.server.leaseHeartbeatMs = Long.parseLong(heartbeat);
         try {
             c.server.taskRetention = Durations.parse(
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
+            if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_TASKS_PER_PRINCIPAL), 9)) {
+                return null;
+            }
+            c.server.security.readFrom(settings);
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
             return null;
@@ -138,21 +157,46 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return 2;
         }
-        TaskStore store;
+        ServerConfig config;
         try {
-            store = TaskStores.open(server, () -> spec != null ? spec.commandLine() : new CommandLine(this));
+            config = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
+        if (startCacheTraining) {
+            // The scripted session is anonymous and on loopback: the caller's security keys would only refuse it.
+            config = config.withSecurity(ServerSecurity.NONE);
+        }
+        TaskStore store;
+        Supplier<CommandLine> blame = () -> spec != null ? spec.commandLine() : new CommandLine(this);
+        try {
+            store = TaskStores.open(server, blame);
         } catch (TaskStores.StoreUnavailable e) {
             System.err.println("legate agent: " + e.getMessage());
             return 1;
         }
-        AgentServer a2a = AgentServer.create(server.config(setup.rpcPath()),
+        InstanceGroup group;
+        try {
+            group = TaskStores.group(store, server, setup, blame);
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
+        }
+        AgentServer a2a = AgentServer.create(config,
                 boundPort -> RevisorCard.build(server.name, setup.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), telemetry);
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), telemetry,
+                new ServerMetrics(), group);
         int bound;
         try {
             bound = a2a.start();
         } catch (IOException e) {
             System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            a2a.stop();
+            return 1;
+        } catch (RuntimeException e) {
+            // Joining the other instances on the database failed (it went away after the store opened).
+            System.err.println("legate agent: cannot start: " + e.getMessage());
             a2a.stop();
             return 1;
         }
@@ -166,7 +210,7 @@ final class AgentCommand implements Callable<Integer> {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
             } finally {
-                a2a.drain(grace);
+                a2a.stop();
             }
             return 0;
         }

@@ -7,9 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import legate.a2a.server.observe.Telemetry;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
@@ -18,7 +22,10 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.a2a.server.ServerConfig;
+import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +39,44 @@ import picocli.CommandLine.Spec;
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class BridgeCommand implements Callable<Integer> {
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+
+    /** What {@code .env} sets beyond the environment: added to the agent's environment, Legate's own keys left out. */
+    private final Map<String, String> dotenv;
+    /** The keys Legate itself reads, found only when the bridge starts (it costs a parse of every command). */
+    private final Supplier<Set<String>> ownKeys;
+
+    BridgeCommand(Map<String, String> dotenv, Supplier<Set<String>> ownKeys) {
+        this.dotenv = dotenv;
+        this.ownKeys = ownKeys;
+    }
+
+    /** The .env keys the agent gets: not Legate's own settings (DATABASE_URL, MCP_TOKEN and the rest stay with Legate). */
+    private Map<String, String> agentEnv() {
+        Set<String> own = ownKeys.get();
+        Map<String, String> env = new HashMap<>(dotenv);
+        env.keySet().removeIf(own::contains);
+        return env;
+    }
+
+    /** The permission modes of ACP_PERMISSIONS. */
+    enum Permissions { POLICY, ASK }
+
+    @Option(names = "--permissions", descriptionKey = "ACP_PERMISSIONS", defaultValue = "policy",
+            description = "policy: every permission request is decided inside the bridge; ask: a request the policy says to ask"
+                    + " is put to the A2A caller [ACP_PERMISSIONS] (default: ${DEFAULT-VALUE}).")
+    Permissions permissions;
+
+    @Option(names = "--policy", descriptionKey = "ACP_POLICY",
+            description = "A YAML or JSON file of permission rules; the built-in policy when unset [ACP_POLICY].")
+    Path policy;
+
+    @Option(names = "--ask-timeout-ms", descriptionKey = "ACP_ASK_TIMEOUT_MS", defaultValue = "600000",
+            description = "How long a question waits for the caller before it is refused [ACP_ASK_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
+    long askTimeoutMs;
+
+    @Option(names = "--verbose", descriptionKey = "LEGATE_VERBOSE", defaultValue = "false", arity = "0..1",
+            description = "Show the agents' stderr on the console too (it always goes to LOG_DIR/agent-stderr.log) [LEGATE_VERBOSE].")
+    boolean verbose;
 
     @Option(names = "--backend", descriptionKey = "ACP_AGENT", defaultValue = "claude",
             description = "Known agent to run: claude or codex [ACP_AGENT] (default: ${DEFAULT-VALUE}).")
@@ -69,6 +114,10 @@ final class BridgeCommand implements Callable<Integer> {
             description = "Stop a conversation's agent after this long without an open task [ACP_IDLE_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long idleTimeoutMs;
 
+    @Option(names = "--max-agents", descriptionKey = "ACP_MAX_AGENTS", defaultValue = "8",
+            description = "Most agent processes at once; a task that needs one more fails at once, naming the limit [ACP_MAX_AGENTS] (default: ${DEFAULT-VALUE}).")
+    int maxAgents;
+
     @Option(names = "--start-timeout-ms", descriptionKey = "ACP_START_TIMEOUT_MS", defaultValue = "60000",
             description = "Longest wait for each start-up step of an agent (initialize, session/new, set_mode) [ACP_START_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long startTimeoutMs;
@@ -93,10 +142,14 @@ final class BridgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (askTimeoutMs < 1) {
+            System.err.println("legate bridge: ACP_ASK_TIMEOUT_MS must be >= 1");
+            return 2;
+        }
         if (idleTimeoutMs < 1 || startTimeoutMs < 1 || logMaxBytes < 1 || logMaxFiles < 1 || server.maxBodyBytes < 1
-                || server.maxTasks < 1) {
+                || server.maxTasks < 1 || maxAgents < 1) {
             System.err.println("legate bridge: ACP_IDLE_TIMEOUT_MS, ACP_START_TIMEOUT_MS, LOG_MAX_BYTES, LOG_MAX_FILES,"
-                    + " MAX_BODY_BYTES and MAX_TASKS must be >= 1");
+                    + " MAX_BODY_BYTES, MAX_TASKS and ACP_MAX_AGENTS must be >= 1");
             return 2;
         }
         if (cwd != null && !Files.isDirectory(cwd)) {
@@ -113,11 +166,20 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_MODE applies to --agent-cmd agents only; " + backend
                     + " runs in its own supervised mode");
         }
+        ServerConfig serverConfig;
+        try {
+            serverConfig = server.config(setup.rpcPath());
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 2;
+        }
         AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
-                AdapterConfig.DEFAULT_MAX_LINE_CHARS);
-        BridgeConfig config = new BridgeConfig(server.config(setup.rpcPath()), setup.explicitUrl(), server.name, agent,
-                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath());
+                AdapterConfig.DEFAULT_MAX_LINE_CHARS, maxAgents);
+        BridgeConfig config = new BridgeConfig(serverConfig, setup.explicitUrl(), server.name, agent,
+                adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
+                new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
+                agentEnv(), System.out, verbose);
         Telemetry telemetry;
         try {
             telemetry = server.telemetry("legate-bridge");
@@ -134,11 +196,14 @@ final class BridgeCommand implements Callable<Integer> {
         }
         Bridge bridge;
         try {
-            bridge = Bridge.create(config, store, telemetry);
-        } catch (IllegalArgumentException e) {
+            bridge = Bridge.create(config, store, TaskStores.group(store, server, setup, spec::commandLine), telemetry);
+        } catch (IllegalArgumentException | PolicyFileError e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
             return 2;
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
         } catch (AdapterNotInstalled e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
@@ -156,6 +221,11 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
             bridge.stop();
             return 1;
+        } catch (RuntimeException e) {
+            // Joining the other instances on the database failed (it went away after the store opened).
+            System.err.println("legate bridge: cannot start: " + e.getMessage());
+            bridge.stop();
+            return 1;
         }
         Backend named = bridge.backend();
         System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
@@ -163,6 +233,8 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
+        System.out.println("Permissions: " + (policy == null ? "the built-in policy" : "the rules of " + policy)
+                + (permissions == Permissions.ASK ? "; what they say to ask is asked of the caller" : ", decided inside"));
         MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);

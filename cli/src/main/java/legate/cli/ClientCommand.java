@@ -10,6 +10,8 @@ import legate.a2a.client.A2aClient;
 import legate.a2a.client.A2aClientException;
 import legate.a2a.client.AgentCardException;
 import legate.a2a.client.AgentErrorException;
+import legate.a2a.client.ClientConfig;
+import legate.a2a.client.Credentials;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.TransportException;
 import legate.a2a.client.UserMessage;
@@ -62,6 +64,15 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--agent-url", descriptionKey = "AGENT_URL", defaultValue = DEFAULT_URL, scope = ScopeType.INHERIT,
             description = "Base URL of the agent [AGENT_URL] (default: ${DEFAULT-VALUE}).")
     String agentUrl;
+
+    // No ${DEFAULT-VALUE} in these two: the help would print the secret from the environment.
+    @Option(names = "--token", descriptionKey = "A2A_TOKEN", scope = ScopeType.INHERIT, paramLabel = "TOKEN",
+            description = "Bearer token (or JWT) to send when the agent's card asks for one; prefer the variable, a flag shows in ps [A2A_TOKEN].")
+    String token;
+
+    @Option(names = "--api-key", descriptionKey = "A2A_API_KEY", scope = ScopeType.INHERIT, paramLabel = "KEY",
+            description = "API key to send, in the header the card names, when the card asks for one [A2A_API_KEY].")
+    String apiKey;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Print each event or result as one line of ProtoJSON, for scripts.")
@@ -167,7 +178,13 @@ final class ClientCommand implements Callable<Integer> {
         }
         EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), err(), json,
                 json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
-        try (A2aClient client = A2aClient.connect(base)) {
+        Credentials credentials = new Credentials(token, apiKey);
+        try (A2aClient client = A2aClient.connect(base, ClientConfig.defaults().withCredentials(credentials))) {
+            String unmet = credentials.unmet(client.card());
+            if (unmet != null) {
+                err().println("legate client: " + unmet);
+                err().flush();
+            }
             return action.run(client, printer);
         } catch (A2aClientException e) {
             return switch (e) {

@@ -1,11 +1,15 @@
 package legate.cli;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import legate.a2a.model.LegateVersion;
 import legate.cli.log.JsonConsoleLogging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code legate}: the one launcher; each part of the project is a subcommand.
@@ -90,7 +94,7 @@ public final class Legate implements Runnable {
         String only = args.length > 0 && SUBCOMMANDS.contains(args[0]) && !args[0].equals("help") ? args[0] : null;
         for (String name : SUBCOMMANDS) {
             if (only == null || only.equals(name)) {
-                cl.addSubcommand(name, subcommand(name));
+                cl.addSubcommand(name, subcommand(name, settings));
             }
         }
         // Both settings reach only the subcommands registered so far (picocli), hence after them.
@@ -99,12 +103,30 @@ public final class Legate implements Runnable {
         return cl;
     }
 
-    private static Object subcommand(String name) {
+    /**
+     * Every key a Legate command reads (each option's environment key, in every subcommand): Legate's
+     * own settings, never handed to a bridge's agent. Some are secrets (DATABASE_URL, MCP_TOKEN) that
+     * a coding agent has no business seeing.
+     */
+    static Set<String> settingKeys() {
+        Set<String> keys = new HashSet<>();
+        CommandLine all = commandLine(new Settings(Map.of(), Map.of()));
+        for (CommandLine sub : all.getSubcommands().values()) {
+            for (OptionSpec o : sub.getCommandSpec().options()) {
+                if (o.descriptionKey() != null && !o.descriptionKey().isEmpty()) {
+                    keys.add(o.descriptionKey());
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static Object subcommand(String name, Settings settings) {
         return switch (name) {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
-            case "bridge" -> new BridgeCommand();
+            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), Legate::settingKeys);
             case "mcp" -> new McpCommand();
             case "service" -> new ServiceCommand();
             case "doctor" -> new DoctorCommand();

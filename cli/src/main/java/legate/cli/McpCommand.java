@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import legate.a2a.server.observe.Telemetry;
 import legate.acp.log.BridgeLogs;
+import legate.a2a.client.Credentials;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
 import legate.mcp.guard.BearerToken;
@@ -97,6 +99,27 @@ final class McpCommand implements Callable<Integer> {
     @Option(names = "--metrics-token", descriptionKey = ServerOptions.METRICS_TOKEN,
             description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
     String metricsToken;
+    /**
+     * Each alias's credential for its agent: {@code A2A_TOKEN_<ALIAS>} and {@code A2A_API_KEY_<ALIAS>}
+     * (see {@link McpConfig#credentialKey}); the one agent of A2A_URL, alias {@code default}, also
+     * takes plain {@code A2A_TOKEN} and {@code A2A_API_KEY}. Read from the environment and .env.
+     */
+    static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings) {
+        Map<String, Credentials> out = new LinkedHashMap<>();
+        for (String alias : published.keySet()) {
+            String token = settings.get(McpConfig.credentialKey("A2A_TOKEN", alias)).orElse(null);
+            String key = settings.get(McpConfig.credentialKey("A2A_API_KEY", alias)).orElse(null);
+            if (alias.equals(McpConfig.DEFAULT_ALIAS)) {
+                token = token != null ? token : settings.get("A2A_TOKEN").orElse(null);
+                key = key != null ? key : settings.get("A2A_API_KEY").orElse(null);
+            }
+            Credentials c = new Credentials(token, key);
+            if (!c.isEmpty()) {
+                out.put(alias, c);
+            }
+        }
+        return out;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -120,7 +143,8 @@ final class McpCommand implements Callable<Integer> {
             BearerToken bearer = token == null ? BearerToken.mint(new SecureRandom()) : new BearerToken(token.strip());
             config = new McpConfig(host, port, name, bearer, McpConfig.allowedHosts(allowedHosts), published,
                     Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
-                    Duration.ofMillis(requestMs));
+                    Duration.ofMillis(requestMs))
+                    .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv())));
         } catch (IllegalArgumentException e) {
             System.err.println("legate mcp: " + e.getMessage());
             return 2;

@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.observe.Telemetry;
 import legate.wire.trace.Tracing;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,6 +35,13 @@ final class ServerOptions {
     static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
     static final String METRICS_PORT = "METRICS_PORT";
     static final String METRICS_TOKEN = "METRICS_TOKEN";
+
+    static final String INSTANCE_URL = "INSTANCE_URL";
+    static final String INSTANCE_ID = "INSTANCE_ID";
+    static final String LEASE_TTL_MS = "LEASE_TTL_MS";
+    static final String LEASE_HEARTBEAT_MS = "LEASE_HEARTBEAT_MS";
+    static final String DEFAULT_LEASE_TTL_MS = "10000";
+    static final String DEFAULT_LEASE_HEARTBEAT_MS = "2000";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
     static final String DEFAULT_DATA_DIR = "data";
@@ -42,8 +51,11 @@ final class ServerOptions {
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
     @Option(names = "--host", descriptionKey = HOST, defaultValue = DEFAULT_HOST,
-            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; nothing authenticates callers, so loopback).")
+            description = "Address to bind [HOST] (default: ${DEFAULT-VALUE}; another address needs authentication, or --insecure).")
     String host;
+
+    @Mixin
+    SecurityOptions security = new SecurityOptions();
 
     @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
             description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
@@ -122,14 +134,44 @@ final class ServerOptions {
         }
         return Tracing.fromEnvironment(serviceName, otel);
     }
+    @Option(names = "--instance-url", descriptionKey = INSTANCE_URL,
+            description = "With TASK_STORE=postgres, where the other instances on the database reach this one: its JSON-RPC URL [INSTANCE_URL] (default: the URL it listens on).")
+    String instanceUrl;
+
+    @Option(names = "--instance-id", descriptionKey = INSTANCE_ID,
+            description = "With TASK_STORE=postgres, this instance's id among the others [INSTANCE_ID] (default: generated at each start).")
+    String instanceId;
+
+    @Option(names = "--lease-ttl-ms", descriptionKey = LEASE_TTL_MS, defaultValue = DEFAULT_LEASE_TTL_MS,
+            description = "With TASK_STORE=postgres, how long after its last heartbeat an instance is gone: its running tasks FAILED, its conversations free [LEASE_TTL_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseTtlMs;
+
+    @Option(names = "--lease-heartbeat-ms", descriptionKey = LEASE_HEARTBEAT_MS, defaultValue = DEFAULT_LEASE_HEARTBEAT_MS,
+            description = "With TASK_STORE=postgres, how often an instance renews its heartbeat, at most a third of LEASE_TTL_MS [LEASE_HEARTBEAT_MS] (default: ${DEFAULT-VALUE}).")
+    long leaseHeartbeatMs;
 
     /** The public URL and the JSON-RPC path; null (after printing why) when PUBLIC_URL is not an http(s) URL. */
     ServerSetup setup() {
         return ServerSetup.of(host, port, publicUrl);
     }
 
-    /** How the server listens, answering JSON-RPC on {@code rpcPath}. */
+    /**
+     * How the server listens, answering JSON-RPC on {@code rpcPath}, with its callers' security.
+     *
+     * @throws IllegalArgumentException a usage error in the security keys, or a bind the security
+     *                                  does not allow (README "Security"), saying why
+     */
     ServerConfig config(String rpcPath) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention);
+        ServerSecurity callers = security.security();
+        ServerExposure exposure = ServerExposure.of(host, publicUrl, callers.authentication().isEnabled(),
+                security.insecure);
+        if (exposure.refusal() != null) {
+            throw new IllegalArgumentException(exposure.refusal());
+        }
+        if (exposure.warning() != null) {
+            System.err.println("legate: " + exposure.warning());
+        }
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
+                .withSecurity(callers);
     }
 }

@@ -37,6 +37,22 @@ public final class Settings {
         return new Settings(env, file);
     }
 
+    /**
+     * The keys {@code .env} sets that the environment does not (blank values left out): what
+     * {@code legate bridge} adds to its agent's environment, which otherwise inherits only the
+     * process's own, so an ANTHROPIC_API_KEY written in {@code .env} reaches the agent.
+     */
+    public Map<String, String> fromDotenvOnly() {
+        Map<String, String> out = new HashMap<>();
+        file.forEach((k, v) -> {
+            String inEnv = env.get(k);
+            if (v != null && !v.isBlank() && (inEnv == null || inEnv.isBlank())) {
+                out.put(k, v);
+            }
+        });
+        return Map.copyOf(out);
+    }
+
     public Optional<String> get(String key) {
         String fromEnv = env.get(key);
         if (fromEnv != null && !fromEnv.isBlank()) {

@@ -48,7 +48,9 @@ class AgentCommandTest {
         argv.addAll(List.of(args));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(workDir)
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
-                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS");
+                        "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
+                        "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
+                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -120,27 +122,60 @@ class AgentCommandTest {
         assertThat(run.output()).contains("PUBLIC_URL must be an absolute http(s) URL").doesNotContain("Exception");
     }
 
+    // README "Security": a wildcard bind without PUBLIC_URL would advertise 127.0.0.1 to remote callers.
+    // Neither refusal binds anything: they are decided before the port is opened.
+    @Test
+    void aWildcardBindWithoutPublicUrlRefusesToStart(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("HOST", "0.0.0.0").env("PORT", "0").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("HOST=0.0.0.0 listens on every address", "Set PUBLIC_URL")
+                .doesNotContain("Exception", "listening on");
+    }
+
+    // README "Security": without a scheme, only loopback, unless --insecure says it is meant.
+    @Test
+    void aNonLoopbackBindWithoutAuthenticationRefusesToStartAndSaysHowToProceed(@TempDir Path dir) {
+        for (ChildRun run : List.of(
+                legate(dir).env("HOST", "0.0.0.0").env("PORT", "0").env("PUBLIC_URL", "http://agent.example:41241/")
+                        .run(START_LIMIT),
+                legate(dir, "--host", "0.0.0.0", "--port", "0", "--public-url", "http://agent.example:41241/")
+                        .run(START_LIMIT))) {
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.output()).contains("is not a loopback address and no authentication is configured",
+                    "A2A_TOKENS_FILE", "--insecure (A2A_INSECURE=true)").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aTokensFileThatCannotBeReadIsAUsageErrorNamingTheFileNotItsContent(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "alice-without-a-colon-s3cret\n");
+        ChildRun run = legate(dir, "--port", "0").env("A2A_TOKENS_FILE", tokens.toString()).run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("line 1 of", "principal:token").doesNotContain("s3cret");
+    }
+
     // A bare `legate agent` skips picocli (Legate.main): an option that fromSettings forgot, or a
     // default that differs from the annotation's, would change the server that users start.
     @Test
     void aBareAgentReadsEverySettingAsPicocliWould() throws Exception {
         Map<String, String> every = new HashMap<>();
-        for (Class<?> options : List.of(AgentCommand.class, ServerOptions.class)) {
+        for (Class<?> options : List.of(AgentCommand.class, ServerOptions.class, SecurityOptions.class)) {
             for (Field f : options.getDeclaredFields()) {
                 CommandLine.Option o = f.getAnnotation(CommandLine.Option.class);
                 if (o != null && !o.descriptionKey().isEmpty()) {
                     every.put(o.descriptionKey(), f.getType() == String.class ? "value-of-" + o.descriptionKey()
-                            : f.getType() == Duration.class ? "42h" : "4242");
+                            : f.getType() == Duration.class ? "42h" : f.getType() == boolean.class ? "true" : "4242");
                 }
             }
         }
-        assertThat(every).hasSize(14);
+        assertThat(every).hasSize(27);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
             AgentCommand viaPicocli = (AgentCommand) r.subcommand().commandSpec().userObject();
             assertSameOptions(direct, viaPicocli, env);
             assertSameOptions(direct.server, viaPicocli.server, env);
+            assertSameOptions(direct.server.security, viaPicocli.server.security, env);
         }
     }
 

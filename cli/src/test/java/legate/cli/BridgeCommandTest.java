@@ -38,7 +38,8 @@ class BridgeCommandTest {
 
     private static ChildCommand legate(Path dir, Map<String, String> env) {
         return ChildCommand.java(Legate.class, "bridge").in(dir)
-                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "ACP_AGENT", "ACP_AGENT_CMD", "ACP_MODE").env(env);
+                .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "ACP_AGENT", "ACP_AGENT_CMD", "ACP_MODE", "ACP_POLICY",
+                        "ACP_PERMISSIONS").env(env);
     }
 
     private static String post(int port, String body) throws Exception {
@@ -77,6 +78,54 @@ class BridgeCommandTest {
             assertThat(agent.isAlive()).as("agent %d after SIGTERM", agent.pid()).isFalse();
         }
         assertThat(Files.readString(dir.resolve("logs/calls.jsonl"))).contains("\"event\":\"adapter.stop\"");
+    }
+
+    @Test
+    void aRestartedBridgeRestoresTheConversationAndShowsItsStepsOnTheConsole(@TempDir Path dir) throws Exception {
+        // Issue 12: the conversation's session id, root and backend are kept in the task store (SQLite in
+        // DATA_DIR); after a restart the next task of the context starts the agent with session/load.
+        Map<String, String> env = Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd() + " --load", "ACP_MODE", "careful",
+                "DATA_DIR", dir.resolve("data").toString());
+        String send = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"%s\",\"role\":\"ROLE_USER\",\"contextId\":\"kept-ctx\",\"parts\":[{\"text\":\"%s\"}]}}}";
+        RunningChild first = cleanup.register(legate(dir, env).start());
+        int port = Integer.parseInt(first.awaitLine(LISTENING, START_LIMIT).group(1));
+        assertThat(post(port, send.formatted("m1", "remember the lighthouse"))).contains("TASK_STATE_COMPLETED");
+        // One console line per step: started, finished with its state and duration.
+        first.awaitLine(Pattern.compile("task \\S+ \\(context kept-ctx\\)  finished COMPLETED in \\d+ ms"), START_LIMIT);
+        first.process().destroy();
+        assertThat(first.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+
+        RunningChild second = cleanup.register(legate(dir, env).start());
+        port = Integer.parseInt(second.awaitLine(LISTENING, START_LIMIT).group(1));
+        String recalled = post(port, send.formatted("m2", "recall"));
+        assertThat(recalled).contains("TASK_STATE_COMPLETED").contains("earlier: remember the lighthouse")
+                .contains("Restored this conversation (session/load of session interop-")
+                .doesNotContain("REPLAYED");
+    }
+
+    @Test
+    void aPolicyFileThatCannotBeUsedIsAUsageErrorNamingFileLineAndField(@TempDir Path dir) throws Exception {
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), "rules:\n  - action: allow\n    kinds: [read]\n");
+        ChildRun run = legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd(), "ACP_POLICY", policy.toString()))
+                .run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("policy file " + policy + ", line 3, field 'kinds'").doesNotContain("listening");
+    }
+
+    @Test
+    void keysInDotenvReachTheAgent(@TempDir Path dir) throws Exception {
+        // An ANTHROPIC_API_KEY written in .env must reach claude-agent-acp: the agent inherits only the process's environment.
+        Files.writeString(dir.resolve(".env"), "LEGATE_DOTENV_PROBE=from-dotenv\nMCP_TOKEN=a-secret-of-legate\n");
+        RunningChild child = cleanup.register(legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd())).start());
+        int port = Integer.parseInt(child.awaitLine(LISTENING, START_LIMIT).group(1));
+        String task = post(port, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env LEGATE_DOTENV_PROBE\"}]}}}");
+        assertThat(task).contains("env LEGATE_DOTENV_PROBE=from-dotenv");
+        // Legate's own settings stay with Legate: a token or a database password is no business of the agent's.
+        String secret = post(port, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m2\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env MCP_TOKEN\"}]}}}");
+        assertThat(secret).contains("env MCP_TOKEN=(unset)").doesNotContain("a-secret-of-legate");
     }
 
     @Test

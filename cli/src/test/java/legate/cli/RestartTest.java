@@ -6,8 +6,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -42,17 +44,27 @@ class RestartTest {
 
     /** A fresh agent process on the same data directory; Revisor pauses {@code stepDelayMs} after each step. */
     private Agent agent(String stepDelayMs) {
+        return agent(stepDelayMs, Map.of());
+    }
+
+    private Agent agent(String stepDelayMs, Map<String, String> env) {
         RunningChild agent = cleanup.register(ChildCommand.java(Legate.class, "agent").in(dir)
-                .without("HOST", "PUBLIC_URL", "AGENT_NAME", "TASK_STORE", "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS")
+                .without("HOST", "PUBLIC_URL", "AGENT_NAME", "TASK_STORE", "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS",
+                        "A2A_TOKENS_FILE", "A2A_JWKS_URL", "A2A_JWT_KEY", "MAX_TASKS_PER_PRINCIPAL")
                 .env("PORT", "0").env("DATA_DIR", dir.resolve("data").toString()).env("STEP_DELAY_MS", stepDelayMs)
-                .start());
+                .env(env).start());
         Matcher m = agent.awaitLine(LISTENING, START_LIMIT);
         return new Agent(agent, Integer.parseInt(m.group(1)));
     }
 
     private String call(int port, String method, String params) throws Exception {
+        return call(port, method, params, "none");
+    }
+
+    private String call(int port, String method, String params, String token) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
                 .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method
                         + "\",\"params\":" + params + "}"))
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -99,5 +111,23 @@ class RestartTest {
         String stillFailed = call(third.port(), "GetTask", "{\"id\":\"" + working + "\"}");
         // Its one interruption shows twice: as the status message and in the history.
         assertThat(stillFailed.split("interrupted", -1)).as("one interruption in %s", stillFailed).hasSize(3);
+    }
+
+    // README "Security": ownership is stored with the task, so a kill -9 and a restart change nothing of it.
+    @Test
+    void whoOwnsATaskSurvivesAKillAndARestart() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "alice:alice-token-0123456789\nbob:bob-token-9876543210\n");
+        Map<String, String> env = Map.of("A2A_TOKENS_FILE", tokens.toString());
+        Agent first = agent("0", env);
+        String asked = taskId(call(first.port(), "SendMessage", message("", null, false), "alice-token-0123456789"));
+        kill9(first.process());
+
+        Agent second = agent("0", env);
+        String missing = call(second.port(), "GetTask", "{\"id\":\"no-such-task\"}", "bob-token-9876543210");
+        assertThat(call(second.port(), "GetTask", "{\"id\":\"" + asked + "\"}", "bob-token-9876543210")
+                .replace(asked, "no-such-task")).isEqualTo(missing).contains("-32001");
+        assertThat(call(second.port(), "ListTasks", "{}", "bob-token-9876543210")).contains("\"totalSize\":0");
+        assertThat(call(second.port(), "SendMessage", message("The answer. Two sentences.", asked, false),
+                "alice-token-0123456789")).contains("TASK_STATE_COMPLETED");
     }
 }

@@ -17,10 +17,14 @@ import picocli.CommandLine;
  * flags and over the defaults, as it was when each command declared them itself.
  */
 class ServerOptionsTest {
-    private static final Map<String, String> ENV = Map.of("HOST", "0.0.0.0", "PORT", "41999",
-            "PUBLIC_URL", "http://proxy:8080/a2a", "AGENT_NAME", "Named", "MAX_BODY_BYTES", "2048",
-            "TASK_STORE", "postgres", "DATA_DIR", "/var/lib/legate", "DATABASE_URL", "postgres://u:s3cret@db:5432/legate",
-            "TASK_RETENTION", "12h", "MAX_TASKS", "500");
+    private static final Map<String, String> ENV = Map.ofEntries(Map.entry("HOST", "0.0.0.0"), Map.entry("PORT", "41999"),
+            Map.entry("PUBLIC_URL", "http://proxy:8080/a2a"), Map.entry("AGENT_NAME", "Named"),
+            Map.entry("MAX_BODY_BYTES", "2048"), Map.entry("TASK_STORE", "postgres"), Map.entry("DATA_DIR", "/var/lib/legate"),
+            Map.entry("DATABASE_URL", "postgres://u:s3cret@db:5432/legate"), Map.entry("TASK_RETENTION", "12h"),
+            Map.entry("MAX_TASKS", "500"), Map.entry("INSTANCE_URL", "http://10.0.0.5:41241/"),
+            Map.entry("INSTANCE_ID", "east-1"), Map.entry("LEASE_TTL_MS", "6000"), Map.entry("LEASE_HEARTBEAT_MS", "1000"),
+            Map.entry("A2A_INSECURE", "true"), Map.entry("MAX_TASKS_PER_PRINCIPAL", "9"),
+            Map.entry("A2A_API_KEY_HEADER", "X-Key"));
 
     private static ServerOptions parse(String command, Map<String, String> env, String... flags) {
         CommandLine cl = Legate.commandLine(new Settings(env, Map.of()));
@@ -50,6 +54,14 @@ class ServerOptionsTest {
         assertThat(o.taskRetention).isEqualTo(Duration.ofHours(12));
         assertThat(o.maxTasks).isEqualTo(500);
         assertThat(o.config("/").taskRetention()).isEqualTo(Duration.ofHours(12));
+        assertThat(o.instanceUrl).isEqualTo("http://10.0.0.5:41241/");
+        assertThat(o.instanceId).isEqualTo("east-1");
+        assertThat(o.leaseTtlMs).isEqualTo(6000);
+        assertThat(o.leaseHeartbeatMs).isEqualTo(1000);
+        // README "Security": a wildcard bind without a scheme starts only with A2A_INSECURE.
+        assertThat(o.security.insecure).isTrue();
+        assertThat(o.security.apiKeyHeader).isEqualTo("X-Key");
+        assertThat(o.config("/").security().maxTasksPerPrincipal()).isEqualTo(9);
     }
 
     @ParameterizedTest
@@ -57,7 +69,9 @@ class ServerOptionsTest {
     void aFlagWinsOverTheEnvironment(String command) {
         ServerOptions o = parse(command, ENV, "--host", "127.0.0.2", "--port", "42000", "--public-url", "http://x/",
                 "--name", "Flag", "--max-body-bytes", "4096", "--store", "memory", "--data-dir", "d",
-                "--database-url", "jdbc:postgresql://h/db", "--task-retention", "0", "--max-tasks", "7");
+                "--database-url", "jdbc:postgresql://h/db", "--task-retention", "0", "--max-tasks", "7",
+                "--instance-url", "http://h2:1/", "--instance-id", "west-2", "--lease-ttl-ms", "9000",
+                "--lease-heartbeat-ms", "3000");
         assertThat(o.host).isEqualTo("127.0.0.2");
         assertThat(o.port).isEqualTo(42000);
         assertThat(o.publicUrl).isEqualTo("http://x/");
@@ -68,6 +82,10 @@ class ServerOptionsTest {
         assertThat(o.databaseUrl).isEqualTo("jdbc:postgresql://h/db");
         assertThat(o.taskRetention).isZero();
         assertThat(o.maxTasks).isEqualTo(7);
+        assertThat(o.instanceUrl).isEqualTo("http://h2:1/");
+        assertThat(o.instanceId).isEqualTo("west-2");
+        assertThat(o.leaseTtlMs).isEqualTo(9000);
+        assertThat(o.leaseHeartbeatMs).isEqualTo(3000);
     }
 
     @ParameterizedTest
@@ -84,6 +102,10 @@ class ServerOptionsTest {
         assertThat(o.databaseUrl).isNull();
         assertThat(o.taskRetention).isEqualTo(Duration.ofDays(7));
         assertThat(o.maxTasks).isEqualTo(100000);
+        assertThat(o.instanceUrl).isNull();
+        assertThat(o.instanceId).isNull();
+        assertThat(o.leaseTtlMs).isEqualTo(10000);
+        assertThat(o.leaseHeartbeatMs).isEqualTo(2000);
     }
 
     @ParameterizedTest
@@ -94,7 +116,9 @@ class ServerOptionsTest {
                 "[PUBLIC_URL]", "--name=<name>", "[AGENT_NAME]", "--max-body-bytes=<maxBodyBytes>", "[MAX_BODY_BYTES]",
                 "--store=<store>", "[TASK_STORE]", "--data-dir=<dataDir>", "[DATA_DIR]", "--database-url=<databaseUrl>",
                 "[DATABASE_URL]", "--task-retention=<taskRetention>", "[TASK_RETENTION]", "--max-tasks=<maxTasks>",
-                "[MAX_TASKS]");
+                "[MAX_TASKS]", "--instance-url=<instanceUrl>", "[INSTANCE_URL]", "--instance-id=<instanceId>",
+                "[INSTANCE_ID]", "--lease-ttl-ms=<leaseTtlMs>", "[LEASE_TTL_MS]",
+                "--lease-heartbeat-ms=<leaseHeartbeatMs>", "[LEASE_HEARTBEAT_MS]");
     }
 
     @ParameterizedTest
@@ -115,6 +139,21 @@ class ServerOptionsTest {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         return new Outcome(code, err.toString());
+    }
+
+    // Checked before connecting: a bad instance key is a usage error even when the database is down.
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "bridge"})
+    void aBadInstanceKeyIsAUsageErrorNamingIt(String command) {
+        String unreachable = "postgres://u@127.0.0.1:1/legate";
+        Outcome url = execute(Map.of("DATABASE_URL", unreachable), command, "--store", "postgres", "--port", "0",
+                "--instance-url", "10.0.0.5:41241");
+        assertThat(url.exitCode()).isEqualTo(2);
+        assertThat(url.stderr()).contains("INSTANCE_URL must be an absolute http(s) URL");
+        Outcome beat = execute(Map.of("DATABASE_URL", unreachable), command, "--store", "postgres", "--port", "0",
+                "--lease-ttl-ms", "3000", "--lease-heartbeat-ms", "1500");
+        assertThat(beat.exitCode()).isEqualTo(2);
+        assertThat(beat.stderr()).contains("LEASE_HEARTBEAT_MS must be above 0 and at most a third of LEASE_TTL_MS");
     }
 
     @ParameterizedTest

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import legate.a2a.client.Credentials;
 import legate.mcp.guard.BearerToken;
 import legate.mcp.guard.HostGuard;
 
@@ -27,7 +28,7 @@ import legate.mcp.guard.HostGuard;
  */
 public record McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
                         Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
-                        Duration discoveryTimeout, Duration requestTimeout) {
+                        Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41243;
     public static final String DEFAULT_SERVER_NAME = "legate-mcp";
@@ -57,8 +58,34 @@ public record McpConfig(String host, int port, String serverName, BearerToken to
         requirePositive(upstreamSilence, "MCP_UPSTREAM_SILENCE_MS");
         requirePositive(discoveryTimeout, "MCP_DISCOVERY_TIMEOUT_MS");
         requirePositive(requestTimeout, "MCP_REQUEST_TIMEOUT_MS");
+        credentials = credentials == null ? Map.of() : Map.copyOf(credentials);
     }
 
+    /** A configuration that sends no credential to any agent. */
+    public McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
+                     Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
+                     Duration discoveryTimeout, Duration requestTimeout) {
+        this(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence, discoveryTimeout,
+                requestTimeout, Map.of());
+    }
+
+    /**
+     * The key that holds an alias's credential: {@code A2A_TOKEN_<ALIAS>} or {@code A2A_API_KEY_<ALIAS>},
+     * the alias in upper case with every character but a letter or digit written {@code _}.
+     */
+    public static String credentialKey(String prefix, String alias) {
+        StringBuilder key = new StringBuilder(prefix).append('_');
+        for (char c : alias.toCharArray()) {
+            key.append(Character.isLetterOrDigit(c) && c < 128 ? Character.toUpperCase(c) : '_');
+        }
+        return key.toString();
+    }
+
+    /** The same, sending each alias's credential to that agent only, as its card asks. */
+    public McpConfig withCredentials(Map<String, Credentials> byAlias) {
+        return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
+                discoveryTimeout, requestTimeout, byAlias);
+    }
     /**
      * Whether the bind reaches only this machine. A wider bind without {@link #allowedHosts()}
      * answers only to loopback Host names, which remote callers cannot send.

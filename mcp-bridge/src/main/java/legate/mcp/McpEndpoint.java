@@ -72,7 +72,7 @@ public final class McpEndpoint implements AutoCloseable {
         this.calls = new ToolCalls(metrics, telemetry.tracing(), activity);
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
                 config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
-        this.agents = new AgentDirectory(config.agents(), client);
+        this.agents = new AgentDirectory(config.agents(), client, config.credentials());
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(McpConfig.PATH)
                 .build();

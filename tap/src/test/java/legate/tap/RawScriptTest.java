@@ -8,10 +8,15 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerSecurity;
+import legate.a2a.server.auth.BearerTokens;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.TokensFile;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import legate.testsupport.ChildCommand;
@@ -21,6 +26,7 @@ import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code scripts/raw.sh}, run as a person would run it, against our server with Revisor. */
 class RawScriptTest {
@@ -67,6 +73,29 @@ class RawScriptTest {
             Files.delete(curl);
             Files.delete(bin);
         }
+    }
+
+    // README "Security", clients: TOKEN= sends the bearer token on steps 2-5, and the commands it
+    // prints name the variable, never the token; without it an authenticating agent stops step 2.
+    @Test
+    void rawScriptSendsTokenAsABearerAndNeverPrintsIt(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "raw:raw-token-0123456789\n");
+        AgentServer secured = AgentServer.create(ServerConfig.loopback(0).withSecurity(new ServerSecurity(
+                        new CallerAuthentication(List.of(new BearerTokens(new TokensFile(tokens)))), null, 4)),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"),
+                new RevisorExecutor(Duration.ofMillis(20)));
+        String url = "http://127.0.0.1:" + cleanup.start("the secured agent", secured, AgentServer::start,
+                AgentServer::openStreams);
+
+        ChildRun run = ChildCommand.of("bash", SCRIPT.toString()).in(SCRIPT.getParent())
+                .env("AGENT", url).env("TOKEN", "raw-token-0123456789").run(RUN_LIMIT);
+        assertShowsEveryStep(run);
+        assertThat(run.output()).contains("-H \"Authorization: Bearer $TOKEN\"").doesNotContain("raw-token-0123456789");
+
+        ChildRun without = ChildCommand.of("bash", SCRIPT.toString()).in(SCRIPT.getParent())
+                .env("AGENT", url).without("TOKEN").run(RUN_LIMIT);
+        assertThat(without.exitCode()).isNotZero();
+        assertThat(without.output()).contains("HTTP 401", "step 2 failed");
     }
 
     // Rule: raw.sh fails loudly, naming the step, when the agent is not there.

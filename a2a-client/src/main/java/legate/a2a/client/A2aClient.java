@@ -6,7 +6,9 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.ResumableStream;
@@ -70,7 +72,10 @@ public final class A2aClient implements AutoCloseable {
         this.endpoint = Binding.choose(card, config.bindings());
         URI url = interfaceUrl(endpoint, cardUrl);
         // Binding.IMPLEMENTED holds JSONRPC only, so ClientConfig admits no other binding yet.
-        this.transport = new JsonRpcTransport(new HttpExchange(http, config.headers()), url);
+        // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
+        Map<String, String> headers = new LinkedHashMap<>(config.headers());
+        headers.putAll(config.credentials().headersFor(card));
+        this.transport = new JsonRpcTransport(new HttpExchange(http, headers), url);
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
     }

@@ -16,9 +16,12 @@ import java.util.Map;
  * @param bindings what this client may dial, checked against the card in the card's order
  * @param headers extra headers on every request, such as {@code Authorization} (A2A §7.3)
  * @param resumption how a stream cut before its turn ended is resumed, where the agent allows it
+ * @param credentials what the client proves itself with, sent as the card's securityRequirements ask
+ *     (never with the public card's fetch)
  */
 public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
-                           List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
+                           List<Binding> bindings, Map<String, String> headers, Resumption resumption,
+                           Credentials credentials) {
 
     public ClientConfig {
         requirePositive(connectTimeout, "connectTimeout");
@@ -38,6 +41,15 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
         if (resumption == null) {
             throw new IllegalArgumentException("resumption must be given; Resumption.OFF turns it off");
         }
+        if (credentials == null) {
+            credentials = Credentials.NONE;
+        }
+    }
+
+    /** A configuration without credentials. */
+    public ClientConfig(Duration connectTimeout, Duration cardTimeout, Duration callTimeout,
+                        List<Binding> bindings, Map<String, String> headers, Resumption resumption) {
+        this(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, Credentials.NONE);
     }
 
     /** A configuration that resumes cut streams as {@link Resumption#DEFAULT} does. */
@@ -56,17 +68,22 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
     }
 
     public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {
-        return new ClientConfig(connect, card, call, bindings, headers, resumption);
+        return new ClientConfig(connect, card, call, bindings, headers, resumption, credentials);
     }
 
     public ClientConfig withResumption(Resumption how) {
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, how, credentials);
+    }
+
+    /** The same, proving itself with {@code given} where a card asks for it. */
+    public ClientConfig withCredentials(Credentials given) {
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, headers, resumption, given);
     }
 
     public ClientConfig withHeader(String name, String value) {
         Map<String, String> all = new LinkedHashMap<>(headers);
         all.put(name, value);
-        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption);
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, bindings, all, resumption, credentials);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -14,7 +14,9 @@ package legate.a2a.model;
  *       the cancel was asked for and the task did not end CANCELED.
  *   <li>{@link #UNSUPPORTED_OPERATION} (-32004): the operation is valid but not here or not now
  *       (a message into a terminal task, subscribing to a finished task, a capability the card
- *       does not declare).
+ *       does not declare, a caller already running as many tasks as it may).
+ *   <li>{@link #UNAUTHENTICATED} (-32000, HTTP 401): no credential, or one that is not accepted;
+ *       answered before the request is read, so it never says whether a task exists.
  * </ul>
  *
  * <p>The HTTP statuses follow the JavaScript SDK 1.2.0 JSON-RPC binding: 200 for a
@@ -37,7 +39,11 @@ public enum A2aError {
     EXTENDED_AGENT_CARD_NOT_CONFIGURED(-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED", 200),
     EXTENSION_SUPPORT_REQUIRED(-32008, "EXTENSION_SUPPORT_REQUIRED", 200),
     // PEER (@a2a-js/sdk 1.2.0): a version rejected before dispatch answers HTTP 500 on JSON-RPC.
-    VERSION_NOT_SUPPORTED(-32009, "VERSION_NOT_SUPPORTED", 500);
+    VERSION_NOT_SUPPORTED(-32009, "VERSION_NOT_SUPPORTED", 500),
+    // PROTOCOL (A2A §3.3.2): an authentication failure is HTTP 401 / UNAUTHENTICATED. The spec gives
+    // it no JSON-RPC code and reserves -32001..-32099 for its own errors, so Legate answers -32000,
+    // the one implementation-defined server error code left, with the google.rpc.Code name as reason.
+    UNAUTHENTICATED(-32000, "UNAUTHENTICATED", 401);
 
     /** The ErrorInfo domain every A2A error names (A2A §9.5). */
     public static final String DOMAIN = "a2a-protocol.org";

@@ -17,6 +17,7 @@ import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.observe.TimedTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.a2a.server.task.UnsettledTasks;
@@ -50,6 +51,7 @@ public final class AgentServer implements AutoCloseable {
     private final AgentExecutor executor;
     private final TaskStore store;
     private final Clock clock;
+    private final InstanceGroup group;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Telemetry telemetry;
     private final ServerMetrics metrics;
@@ -61,7 +63,8 @@ public final class AgentServer implements AutoCloseable {
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics) {
+                        TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics, InstanceGroup group) {
+        this.group = group;
         this.metrics = metrics;
         this.config = config;
         this.cardForPort = cardForPort;
@@ -116,7 +119,7 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
         return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
-                Telemetry.DEFAULT, new ServerMetrics());
+                Telemetry.DEFAULT, new ServerMetrics(), InstanceGroup.ALONE);
     }
 
     /**
@@ -125,42 +128,67 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics());
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics(),
+                InstanceGroup.ALONE);
+    }
+
+    /** The same, as one instance of {@code group} sharing {@code store}. */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, InstanceGroup group) {
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics(), group);
     }
 
     /** The same, serving {@code /metrics} and tracing as {@code telemetry} says. */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock, Telemetry telemetry) {
-        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, new ServerMetrics());
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, new ServerMetrics(),
+                InstanceGroup.ALONE);
     }
 
     /** The same, counting into {@code metrics}, which its caller may have added meters to (the bridge). */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics) {
-        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics);
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics, InstanceGroup.ALONE);
+    }
+
+    /** The same, as one instance of {@code group}, with telemetry. */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics,
+                                     InstanceGroup group) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics, group);
     }
 
     /**
-     * Fails the tasks the last run of the store left running, binds, builds the card for the bound
+     * Binds, joins the instance group (alone: fails every task the last run of the store left
+     * running; in a group: those of the instances that are gone), builds the card for the bound
      * port, starts serving and the retention sweep, and returns the port.
      */
     public int start() throws Exception {
-        // Before listening: no caller may see a task WORKING that nothing will ever finish.
-        new UnsettledTasks(store, clock).failAll();
         connector.open();
         int port = connector.getLocalPort();
-        AgentCard card = cardForPort.apply(port);
-        RequestHandler h = new RequestHandler(executor, store, card, clock, RandomIds::next,
-                config.cancelWait(), turns, metrics, telemetry.tracing());
+        // Before serving: no caller may see a task WORKING that nothing will ever finish.
+        try {
+            group.join(port, new UnsettledTasks(store, clock));
+        } catch (RuntimeException e) {
+            connector.close();
+            throw e;
+        }
+        // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
+        ServerSecurity security = config.security();
+        AgentCard card = security.publicCard(cardForPort.apply(port));
+        RequestHandler h = new RequestHandler(executor, store, card, security.extendedCardOver(card), clock,
+                RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
+                telemetry.tracing());
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        JsonRpcHandler rpc = new JsonRpcHandler(h, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive(),
-                metrics, telemetry.tracing());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
         this.rpc = rpc;
         metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
         MetricsEndpoint scrape = new MetricsEndpoint(metrics::scrape, metricsConnector != null
-                ? MetricsAccess.of(telemetry.metricsToken(), true, "")
-                : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port));
+                ? MetricsAccess.of(telemetry.metricsToken(), true, "", security.authentication())
+                : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port,
+                        security.authentication()));
         this.metricsEndpoint = scrape;
         ServerConnector scrapeOnly = metricsConnector;
         String rpcPath = config.rpcPath();
@@ -258,6 +286,7 @@ public final class AgentServer implements AutoCloseable {
                 sweep.close();
             }
             if (stopped.compareAndSet(false, true)) {
+                group.close();
                 store.close();
             }
         }

@@ -1,6 +1,8 @@
 package legate.a2a.server;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
@@ -53,6 +55,24 @@ public interface EventSink {
         publish(StreamResponse.newBuilder().setArtifactUpdate(TaskArtifactUpdateEvent.newBuilder()
                 .setTaskId(taskId()).setContextId(contextId()).setArtifact(artifact)
                 .setAppend(append).setLastChunk(lastChunk)).build());
+    }
+
+    /**
+     * Asks the caller a question and waits for the answer without ending this execution: the task
+     * moves to INPUT_REQUIRED with {@code question} (streams close and a blocking caller is answered,
+     * as for any INPUT_REQUIRED), and the caller's next message into this task continues the same
+     * execution instead of starting a new one. The reply's turn begins with the Task, published by
+     * the executor on {@link Reply#events()}, which is where everything goes from then on.
+     *
+     * <p>Empty when no reply came within {@code timeout}, when the task was canceled meanwhile (see
+     * the cancel signal) or when the server is stopping. After an empty answer this sink is still the
+     * turn's: a later message into the task is refused as long as the execution runs, and the
+     * execution ends the task (or asks again) here.
+     *
+     * @throws UnsupportedOperationException when the server running this sink cannot keep an execution across a question
+     */
+    default Optional<Reply> awaitReply(Message question, Duration timeout) throws InterruptedException {
+        throw new UnsupportedOperationException("this event sink cannot wait for a reply within a turn");
     }
 
     /** An agent message in this task, with a fresh id: what status updates carry to explain themselves. */

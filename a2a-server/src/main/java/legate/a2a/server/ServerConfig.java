@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * How an {@link AgentServer} listens, and how long it keeps finished tasks.
  *
- * @param host the address to bind; loopback unless told otherwise, since nothing authenticates callers
+ * @param host the address to bind; loopback unless told otherwise (without an authentication scheme,
+ *             loopback only: the command line refuses anything else unless told it is meant)
  * @param port the port; 0 picks a free one ({@link AgentServer#start()} returns it)
  * @param rpcPath the path JSON-RPC requests are POSTed to (the path of the card's interface URL)
  * @param maxBodyBytes requests larger than this are refused before they are parsed
@@ -13,9 +14,10 @@ import java.time.Duration;
  * @param keepAlive how long an open stream may stay silent before it gets an SSE comment
  * @param taskRetention how long a terminal task is kept after its last status change; zero keeps
  *                      every task for as long as the store does (null: {@link #DEFAULT_TASK_RETENTION})
+ * @param security who may call and how much each caller may run (null: {@link ServerSecurity#NONE})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
-                           Duration keepAlive, Duration taskRetention) {
+                           Duration keepAlive, Duration taskRetention, ServerSecurity security) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -38,6 +40,14 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (taskRetention.isNegative()) {
             throw new IllegalArgumentException("taskRetention must not be negative, got " + taskRetention);
         }
+        if (security == null) {
+            security = ServerSecurity.NONE;
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive, Duration taskRetention) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, ServerSecurity.NONE);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -56,6 +66,11 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security);
+    }
+
+    /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
+    public ServerConfig withSecurity(ServerSecurity security) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security);
     }
 }

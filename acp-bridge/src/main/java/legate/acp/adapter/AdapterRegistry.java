@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,9 @@ public final class AdapterRegistry implements AutoCloseable {
     private ScheduledExecutorService reaper;
     private volatile boolean closed;
     private final BridgeTelemetry telemetry;
+    /** Agents being started and not yet attached to their conversation; guarded by {@link #slots}. */
+    private int starting;
+    private final Object slots = new Object();
 
     public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
                            BridgeLogs logs, Clock clock) {
@@ -121,11 +125,24 @@ public final class AdapterRegistry implements AutoCloseable {
             c.detach(s);
             s.stop();
         }
-        if (c.root() == null) {
-            c.root(newRoot());
+        // The conversation's earlier session, to restore: from this process (after an idle reap or a crash)
+        // or from the store (after a restart). One kept for another backend is not offered to this one.
+        ConversationRecord previous = c.record() != null ? c.record() : findRecord(c.contextId);
+        if (previous != null && !backend.id().equals(previous.backend())) {
+            previous = null;
         }
-        s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config);
-        c.session(s);
+        if (c.root() == null) {
+            c.root(previous == null ? newRoot() : reopen(previous));
+        }
+        reserveSlot(c.contextId);
+        try {
+            s = AdapterSession.start(backend, c.contextId, c.root(), policy, logs, launcher, config, previous);
+            c.session(s);
+        } finally {
+            synchronized (slots) {
+                starting--;
+            }
+        }
         keepRecord(c, s);
         if (closed) {
             // A start that raced shutdown must not leave an orphan behind: no agent outlives the bridge.
@@ -137,15 +154,105 @@ public final class AdapterRegistry implements AutoCloseable {
     }
 
     /**
+     * Makes room for one more agent process, within ACP_MAX_AGENTS: a free place, else the place of
+     * an agent no task holds (stopped now rather than at its idle timeout), else a refusal the task
+     * fails with at once, naming the limit. Never a queue: a caller is not kept waiting for a slot
+     * that may not come for hours.
+     */
+    private void reserveSlot(String contextId) throws AdapterStartFailed {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            synchronized (slots) {
+                if (liveAgents() + starting < config.maxAgents()) {
+                    starting++;
+                    return;
+                }
+            }
+            if (attempt == 0 && !stopOneUnused()) {
+                break;
+            }
+        }
+        logs.call("adapter.refused", LogFields.of("contextId", contextId).and("maxAgents", config.maxAgents()).map());
+        throw new AdapterStartFailed(new AgentFailure("start", "The bridge already runs " + config.maxAgents()
+                + " agents, the most it runs at once (ACP_MAX_AGENTS), and every one of them is working on a task."
+                + " Send this again once one of those tasks has finished.", false));
+    }
+
+    private int liveAgents() {
+        int n = 0;
+        for (Conversation c : conversations.values()) {
+            if (c.session() != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Stops the agent that no task holds and was used longest ago (its conversation loses its memory,
+     * as after an idle timeout); false when every agent is holding a task.
+     *
+     * <p>DEFECT: the first unused agent found was stopped, which could be the one whose conversation
+     * had just finished a turn and was about to send the next; its memory was lost mid-conversation.
+     */
+    private boolean stopOneUnused() {
+        // Each conversation's time read once: a sort must not see it change under it.
+        record LastUse(Conversation conversation, Instant at) {
+        }
+        List<LastUse> oldestFirst = new ArrayList<>();
+        for (Conversation c : conversations.values()) {
+            if (c.session() != null) {
+                oldestFirst.add(new LastUse(c, c.lastActive()));
+            }
+        }
+        oldestFirst.sort(Comparator.comparing(LastUse::at));
+        for (LastUse use : oldestFirst) {
+            Conversation c = use.conversation();
+            AdapterSession s = c.detachIfIdleSince(clock.instant());
+            if (s != null) {
+                Integer status = s.stop();
+                logs.call("adapter.reap", ids(c.contextId, s).and("why", "ACP_MAX_AGENTS").and("status", status).map());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Keeps the conversation's new session beside its tasks. A store that cannot keep it costs the
      * conversation its memory after a restart, never the task at hand: logged, not thrown.
      */
     private void keepRecord(Conversation c, AdapterSession s) {
+        ConversationRecord record = new ConversationRecord(backend.id(), s.sessionId(), c.root().path().toString());
+        c.record(record);
         try {
-            records.save(c.contextId, new ConversationRecord(backend.id(), s.sessionId(), c.root().path().toString()));
+            records.save(c.contextId, record);
         } catch (RuntimeException e) {
             logs.call("conversation.record_failed", LogFields.of("contextId", c.contextId).and("error", e.toString()).map());
         }
+    }
+
+    private ConversationRecord findRecord(String contextId) {
+        try {
+            return records.find(contextId);
+        } catch (RuntimeException e) {
+            logs.call("conversation.record_unreadable", LogFields.of("contextId", contextId).and("error", e.toString()).map());
+            return null;
+        }
+    }
+
+    /**
+     * The directory a kept conversation worked in: ACP_CWD when one is configured, else the sandbox
+     * it had when that is still a directory the bridge created under ACP_SANDBOX_DIR, else a fresh one
+     * (and the agent's memory, tied to its directory, is then lost).
+     */
+    private SessionRoot reopen(ConversationRecord previous) throws AdapterStartFailed {
+        if (config.fixedCwd() == null && previous.root() != null) {
+            SessionRoot kept = SessionRoot.reopenIn(config.sandboxDir(), Path.of(previous.root()));
+            if (kept != null) {
+                return kept;
+            }
+        }
+        return newRoot();
     }
 
     private SessionRoot newRoot() throws AdapterStartFailed {

@@ -41,10 +41,13 @@ public final class AdapterSession {
     private final AcpConnection connection;
     private final SessionClient client;
     private final Duration stopGrace;
+    private final Path root;
     private volatile String sessionId;
+    private volatile SessionStart origin = new SessionStart.Fresh();
 
     private AdapterSession(BridgeLogs logs, AdapterProcess process, AcpConnection connection, SessionClient client,
-                           Duration stopGrace) {
+                           Duration stopGrace, Path root) {
+        this.root = root;
         this.logs = logs;
         this.process = process;
         this.connection = connection;
@@ -53,36 +56,48 @@ public final class AdapterSession {
     }
 
     /**
-     * Starts the agent in {@code root} and opens a session in its supervised mode.
+     * Starts the agent in {@code root} and opens a session in its supervised mode: the conversation's
+     * earlier session when {@code previous} names one and the agent can load or resume it, else a
+     * new one ({@link #origin()} says which, and why).
      *
+     * @param previous the conversation's record, or null for its first session
      * @throws AdapterStartFailed with the agent stopped again, when any step fails or times out
      */
     static AdapterSession start(Backend backend, String contextId, SessionRoot root, PermissionPolicy policy,
-                                BridgeLogs logs, ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
+                                BridgeLogs logs, ProcessLauncher launcher, AdapterConfig config,
+                                ConversationRecord previous) throws AdapterStartFailed {
         SessionClient client = new SessionClient(contextId, root, policy, logs);
         AdapterSession s = spawn(backend, contextId, root.path(), client, logs, launcher, config);
         String step = AcpMethods.INITIALIZE;
         try {
-            s.handshake(config.startTimeout());
-            step = AcpMethods.SESSION_NEW;
+            InitializeResponse init = s.handshake(config.startTimeout());
             long started = System.nanoTime();
-            NewSessionResponse session = NewSessionResponse.fromJson(
-                    s.call(AcpMethods.SESSION_NEW, new NewSessionRequest(root.path()).toJson(), config.startTimeout()));
-            s.sessionId = session.sessionId();
-            client.sessionId(session.sessionId());
+            String restored = previous == null ? null : s.restore(init, previous, root, client, config.startTimeout());
+            String initialMode = null;
+            if (restored == null) {
+                step = AcpMethods.SESSION_NEW;
+                NewSessionResponse session = NewSessionResponse.fromJson(
+                        s.call(AcpMethods.SESSION_NEW, new NewSessionRequest(root.path()).toJson(), config.startTimeout()));
+                s.sessionId = session.sessionId();
+                initialMode = session.currentModeId();
+            } else {
+                s.sessionId = restored;
+            }
+            client.sessionId(s.sessionId);
             String mode = backend.supervisedModeId();
             if (mode != null) {
                 step = AcpMethods.SESSION_SET_MODE;
                 ObjectNode params = JsonNodeFactory.instance.objectNode();
-                params.put("sessionId", session.sessionId());
+                params.put("sessionId", s.sessionId);
                 params.put("modeId", mode);
                 // The bridge never reports a supervision it is not performing: a mode that cannot be set
                 // ends the session here.
                 s.call(AcpMethods.SESSION_SET_MODE, params, config.startTimeout());
             }
-            logs.call("session.new", LogFields.of("contextId", contextId).and("sessionId", session.sessionId())
+            logs.call(restored == null ? "session.new" : "session.restored", LogFields.of("contextId", contextId)
+                    .and("sessionId", s.sessionId).and("origin", s.origin.toString())
                     .and("durationMs", (System.nanoTime() - started) / 1_000_000).and("cwd", root.path())
-                    .and("rootOurs", root.ours()).and("mode", mode).and("initialMode", session.currentModeId()).map());
+                    .and("rootOurs", root.ours()).and("mode", mode).and("initialMode", initialMode).map());
             return s;
         } catch (Exception e) {
             AgentFailure failure = AgentFailure.of(backend, step, unwrap(e));
@@ -94,6 +109,45 @@ public final class AdapterSession {
             s.stop();
             throw new AdapterStartFailed(failure);
         }
+    }
+
+    /**
+     * Asks the agent to take up {@code previous} again: {@code session/load} when it advertises
+     * loadSession, else {@code session/resume} when it advertises that. Returns the session id, or
+     * null (and records why in {@link #origin()}) when a new session must start instead. History a
+     * load replays arrives while no turn listens, so it is logged and never shown as new work.
+     */
+    private String restore(InitializeResponse init, ConversationRecord previous, SessionRoot root, SessionClient client,
+                           Duration timeout) throws Exception {
+        String method = init.loadSession() ? AcpMethods.SESSION_LOAD
+                : init.resumeSession() ? AcpMethods.SESSION_RESUME : null;
+        if (method == null) {
+            origin = new SessionStart.Lost(previous.sessionId(), "the agent can neither load nor resume a session"
+                    + " (its initialize answer advertises neither loadSession nor sessionCapabilities.resume)");
+            return null;
+        }
+        if (previous.root() == null || !root.path().toString().equals(previous.root())) {
+            origin = new SessionStart.Lost(previous.sessionId(), "its working directory " + previous.root()
+                    + " is gone");
+            return null;
+        }
+        client.sessionId(previous.sessionId());
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        params.put("sessionId", previous.sessionId());
+        params.put("cwd", root.path().toString());
+        params.putArray("mcpServers");
+        try {
+            call(method, params, timeout);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AcpException refused) {
+                origin = new SessionStart.Lost(previous.sessionId(), "the agent answered " + method + " with "
+                        + refused.getMessage());
+                return null;
+            }
+            throw e;
+        }
+        origin = new SessionStart.Restored(method, previous.sessionId());
+        return previous.sessionId();
     }
 
     /** Starts the agent once, reads its answer to {@code initialize}, and stops it: what the card is built from. */
@@ -130,8 +184,13 @@ public final class AdapterSession {
                 logs.work("stdout.unreadable", LogFields.of("contextId", contextId).and("pid", process.pid())
                         .and("reason", reason).and("excerpt", excerpt).map());
             }
+
+            @Override
+            public void stderrLine(String line) {
+                logs.agentStderr(contextId, process.pid(), line);
+            }
         }, config.maxLineChars());
-        return new AdapterSession(logs, process, connection, client, config.stopGrace());
+        return new AdapterSession(logs, process, connection, client, config.stopGrace(), cwd);
     }
 
     private InitializeResponse handshake(Duration timeout) throws Exception {
@@ -150,6 +209,16 @@ public final class AdapterSession {
 
     public String sessionId() {
         return sessionId;
+    }
+
+    /** The directory the agent works in. */
+    public Path root() {
+        return root;
+    }
+
+    /** How this session began: fresh, restored, or fresh because the earlier memory was lost. */
+    public SessionStart origin() {
+        return origin;
     }
 
     long pid() {

@@ -1,5 +1,7 @@
 package legate.acp.adapter;
 
+import java.util.HashMap;
+import java.util.Map;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
@@ -29,6 +31,22 @@ public record Backend(String id, String label, AdapterCommand command, String su
             return this;
         }
         return new Backend(id, info.displayName(), command, supervisedModeId, loginHint);
+    }
+
+    /**
+     * This backend with {@code env} added to its agent's environment (the keys of {@code .env}, so an
+     * ANTHROPIC_API_KEY or OPENAI_API_KEY written there reaches the agent), minus what the backend
+     * removes because it breaks the adapter (IS_SANDBOX for claude-agent-acp).
+     */
+    public Backend withEnvironment(Map<String, String> env) {
+        if (env.isEmpty()) {
+            return this;
+        }
+        Map<String, String> set = new HashMap<>(env);
+        command.unsetEnv().forEach(set::remove);
+        set.putAll(command.setEnv());
+        return new Backend(id, label, new AdapterCommand(command.argv(), command.unsetEnv(), set), supervisedModeId,
+                loginHint);
     }
 
     /** The backend's name for people, falling back to the program when there is no label. */

@@ -19,6 +19,7 @@ public final class Conversation {
     private final Set<String> openTasks = new HashSet<>();
     private SessionRoot root;
     private AdapterSession session;
+    private ConversationRecord record;
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
     private Instant lastActive;
 
@@ -83,6 +84,15 @@ public final class Conversation {
 
     synchronized void root(SessionRoot r) {
         this.root = r;
+    }
+
+    /** The record of the conversation's latest session in this process; null before its first. */
+    synchronized ConversationRecord record() {
+        return record;
+    }
+
+    synchronized void record(ConversationRecord r) {
+        this.record = r;
     }
 
     public synchronized AdapterSession session() {

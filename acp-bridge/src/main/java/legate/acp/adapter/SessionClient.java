@@ -14,6 +14,8 @@ import legate.acp.permission.PathOutsideRoot;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
+import legate.acp.permission.PolicyAction;
+import legate.acp.permission.PolicyDecision;
 import legate.acp.permission.SessionRoot;
 import legate.acp.protocol.AcpErrorCode;
 import legate.acp.protocol.AcpMethods;
@@ -22,8 +24,8 @@ import legate.wire.jsonrpc.JsonRpcError;
 
 /**
  * The bridge as the ACP client of one session: it routes the session's updates to the running turn,
- * decides permission requests with the {@link PermissionPolicy} (never asking the A2A caller), and
- * serves {@code fs/*} only inside the session's root.
+ * decides permission requests with the {@link PermissionPolicy} (putting those it says to ask to the
+ * A2A caller through the running turn), and serves {@code fs/*} only inside the session's root.
  */
 final class SessionClient implements ClientHandler {
     private final String contextId;
@@ -79,15 +81,28 @@ final class SessionClient implements ClientHandler {
         };
     }
 
-    private JsonNode permission(JsonNode params) {
+    private JsonNode permission(JsonNode params) throws AcpException {
         PermissionRequest request = PermissionRequest.fromParams(params);
-        PermissionVerdict verdict = policy.decide(request, root);
-        logs.work("permission", ids().and("toolCallId", request.toolCallId()).and("title", request.title())
-                .and("kind", request.kind()).and("paths", request.paths()).and("options", request.options())
-                .and("allowed", verdict.allowed()).and("optionId", verdict.optionId()).and("reason", verdict.reason()).map());
+        PolicyDecision decision = policy.decide(request, root);
         TurnListener listener = turn;
+        PermissionVerdict verdict = decision.verdict();
+        boolean asked = decision.action() == PolicyAction.ASK && listener != null;
+        if (asked) {
+            try {
+                // The agent waits for this answer while the caller is asked; its other requests go on.
+                verdict = listener.ask(request, params == null ? null : params.get("toolCall"), decision);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AcpException(JsonRpcError.INTERNAL_ERROR, "the bridge stopped while asking");
+            }
+        }
+        logs.work("permission", ids().and("toolCallId", request.toolCallId()).and("title", request.title())
+                .and("kind", request.kind()).and("paths", request.paths()).and("command", request.command())
+                .and("options", request.options()).and("action", decision.action().value()).and("rule", decision.rule())
+                .and("asked", asked).and("allowed", verdict.allowed()).and("optionId", verdict.optionId())
+                .and("reason", verdict.reason()).map());
         if (listener != null) {
-            listener.onPermission(request, verdict);
+            listener.onPermission(request, verdict, asked);
         }
         return verdict.toResult();
     }

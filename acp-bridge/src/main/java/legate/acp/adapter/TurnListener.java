@@ -1,7 +1,9 @@
 package legate.acp.adapter;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import legate.acp.permission.PermissionRequest;
 import legate.acp.permission.PermissionVerdict;
+import legate.acp.permission.PolicyDecision;
 import legate.acp.protocol.SessionUpdate;
 
 /**
@@ -15,7 +17,16 @@ public interface TurnListener {
 
     void onUpdate(SessionUpdate update);
 
-    void onPermission(PermissionRequest request, PermissionVerdict verdict);
+    /** A permission request was answered; {@code asked} when the A2A caller was asked. */
+    void onPermission(PermissionRequest request, PermissionVerdict verdict, boolean asked);
+
+    /**
+     * Puts a request the policy says to ask to the A2A caller, and blocks until it is answered, the
+     * ask times out (the decision's refusal), or the task is canceled (answered "cancelled").
+     *
+     * @param toolCall the request's {@code toolCall} exactly as the agent sent it (null when absent), shown to the caller
+     */
+    PermissionVerdict ask(PermissionRequest request, JsonNode toolCall, PolicyDecision decision) throws InterruptedException;
 
     /** An fs/* request the bridge refused, with the reason given to the agent. */
     void onFileRefused(String method, String path, String reason);

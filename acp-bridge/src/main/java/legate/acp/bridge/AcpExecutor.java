@@ -1,5 +1,6 @@
 package legate.acp.bridge;
 
+import java.time.Duration;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RequestContext;
@@ -8,6 +9,7 @@ import legate.acp.adapter.AdapterSession;
 import legate.acp.adapter.AdapterStartFailed;
 import legate.acp.adapter.AgentFailure;
 import legate.acp.adapter.Conversation;
+import legate.acp.adapter.SessionStart;
 import legate.acp.connection.AcpException;
 import legate.acp.connection.ConnectionClosed;
 import legate.acp.log.LogFields;
@@ -23,24 +25,48 @@ import lf.a2a.v1.TaskState;
  * cancel signal ({@link RunningTurn}).
  */
 public final class AcpExecutor implements AgentExecutor {
+    /** ACP_ASK_TIMEOUT_MS's default: ten minutes for a person to answer. */
+    public static final Duration DEFAULT_ASK_TIMEOUT = Duration.ofMinutes(10);
+
     private final AdapterRegistry registry;
+    private final Duration askTimeout;
 
     public AcpExecutor(AdapterRegistry registry) {
+        this(registry, DEFAULT_ASK_TIMEOUT);
+    }
+
+    /** @param askTimeout how long a permission question waits for the caller's answer (ACP_ASK_TIMEOUT_MS) */
+    public AcpExecutor(AdapterRegistry registry, Duration askTimeout) {
         this.registry = registry;
+        this.askTimeout = askTimeout;
     }
 
     @Override
     public void execute(RequestContext context, EventSink events) throws InterruptedException {
-        RunningTurn turn = RunningTurn.following(context.cancel(),
-                where -> call("task.cancel", events, "while", where));
+        long started = System.nanoTime();
+        RunningTurn turn = RunningTurn.following(context.cancel(), where -> {
+            call("task.cancel", events, "while", where);
+            registry.logs().step(events.contextId(), events.taskId(), "cancel asked (" + where + ")");
+        });
         boolean parked = false;
         try {
             // PROTOCOL (A2A §3.1.2): the first event of every turn is the Task, a continuation included,
             // before the agent is started (which takes seconds).
             events.task(context.initialTask());
             registry.taskOpened(context.contextId(), context.taskId());
+            if (context.isContinuation() && PromptTurn.asksPermission(context.storedTask().getStatus().getMessage())) {
+                // The question was asked by a turn that no longer runs (the bridge restarted meanwhile): its prompt
+                // died with the agent, so the answer has nobody to go to, and must not become a new prompt.
+                call("task.failed", events, "step", "answer", "message", "question outlived its turn");
+                events.status(TaskState.TASK_STATE_FAILED, events.agentText("This task's permission question belonged"
+                        + " to a turn that is no longer running (the bridge restarted since it was asked), so the answer"
+                        + " cannot reach the agent. Send the request again as a new task in this conversation."));
+                return;
+            }
             String text = context.text();
             call("task.start", events, "continuation", context.isContinuation(), "chars", text.length());
+            registry.logs().step(events.contextId(), events.taskId(), (context.isContinuation() ? "continued: " : "started: ")
+                    + excerpt(text));
             if (text.isBlank()) {
                 // PROTOCOL (A2A §3.1.3): INPUT_REQUIRED keeps the task (and the conversation's agent) open;
                 // no prompt is sent, and a reply with this taskId resumes the task.
@@ -52,8 +78,10 @@ public final class AcpExecutor implements AgentExecutor {
                         + registry.backend().displayName() + " do? This message had no text: send the task in words."));
                 return;
             }
-            TaskState end = runTurn(events, text, turn);
-            call("task.finish", events, "state", end.name());
+            Finished end = runTurn(events, text, turn);
+            call("task.finish", end.events(), "state", end.state().name());
+            registry.logs().step(events.contextId(), events.taskId(), "finished " + end.state().name().replace("TASK_STATE_", "")
+                    + " in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
         } finally {
             if (!parked) {
                 registry.taskClosed(context.taskId());
@@ -61,13 +89,22 @@ public final class AcpExecutor implements AgentExecutor {
         }
     }
 
-    private TaskState runTurn(EventSink events, String text, RunningTurn turn) throws InterruptedException {
+    /** How a turn ended, and the sink it ended in (a question answered moves the turn to the reply's). */
+    private record Finished(TaskState state, EventSink events) {
+    }
+
+    private Finished runTurn(EventSink events, String text, RunningTurn turn) throws InterruptedException {
         Conversation c = registry.conversation(events.contextId());
         Conversation.Turn place = c.enter(registry.now());
         PromptTurn translation = new PromptTurn(events, registry.backend(), registry.logs(), c.budget, () -> {
             place.release(registry.now());
             registry.taskClosed(events.taskId());
-        }, registry.telemetry());
+        }, askTimeout, turn::cancelAsked, registry.telemetry());
+        return new Finished(prompt(c, place, translation, events, text, turn), translation.events());
+    }
+
+    private TaskState prompt(Conversation c, Conversation.Turn place, PromptTurn translation, EventSink events, String text,
+                             RunningTurn turn) throws InterruptedException {
         // One turn at a time per conversation: an ACP session runs one prompt at a time.
         if (!place.await(turn.cancelled)) {
             return translation.cancel("The task was canceled while it waited for the previous turn in this conversation.");
@@ -77,7 +114,8 @@ public final class AcpExecutor implements AgentExecutor {
                 return translation.cancel("The task was canceled before it was sent to the agent.");
             }
             AdapterSession session;
-            if (c.session() == null || !c.session().isAlive()) {
+            boolean starting = c.session() == null || !c.session().isAlive();
+            if (starting) {
                 events.status(TaskState.TASK_STATE_WORKING, events.agentText("Starting " + registry.backend().displayName()
                         + " (" + registry.backend().command().program() + ") for this conversation…"));
             }
@@ -86,12 +124,15 @@ public final class AcpExecutor implements AgentExecutor {
             } catch (AdapterStartFailed e) {
                 return failed(events, translation, turn, e.failure());
             }
+            if (starting) {
+                tellOrigin(events, session);
+            }
             // PROTOCOL (A2A §3.1.5): a cancel that arrived while the agent was starting was recorded; honour it
             // before prompting. The started agent stays for the conversation's next task.
             if (!turn.beginPrompt(session)) {
                 return translation.cancel("The task was canceled before it was sent to the agent.");
             }
-            translation.prompting(session.sessionId());
+            translation.prompting(session.sessionId(), session.root().toString());
             call("prompt.start", events, "sessionId", session.sessionId(), "chars", text.length());
             try {
                 PromptResponse response = session.prompt(text, translation);
@@ -114,6 +155,27 @@ public final class AcpExecutor implements AgentExecutor {
             return translation.cancel("The task was canceled. " + failure.message());
         }
         return translation.fail(failure);
+    }
+
+    /** The WORKING line that says whether the agent remembers the conversation. */
+    private void tellOrigin(EventSink events, AdapterSession session) {
+        String name = registry.backend().displayName();
+        String line = switch (session.origin()) {
+            case SessionStart.Fresh f -> null;
+            case SessionStart.Restored r -> "Restored this conversation (" + r.method() + " of session " + r.sessionId()
+                    + "): " + name + " remembers the earlier turns.";
+            case SessionStart.Lost l -> "The earlier memory of this conversation is lost (" + l.why() + "); " + name
+                    + " starts a fresh session in the same directory.";
+        };
+        if (line != null) {
+            events.status(TaskState.TASK_STATE_WORKING, events.agentText(line));
+            registry.logs().step(events.contextId(), events.taskId(), line);
+        }
+    }
+
+    private static String excerpt(String text) {
+        String one = text.strip().replaceAll("\\s+", " ");
+        return one.length() <= 60 ? one : one.substring(0, 60) + "…";
     }
 
     /**

@@ -6,6 +6,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterRegistry;
@@ -14,7 +15,8 @@ import legate.acp.adapter.Backend;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.acp.log.BridgeTelemetry;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
+import legate.acp.permission.PolicyFileError;
 import legate.acp.protocol.InitializeResponse;
 import legate.wire.http.BindAddress;
 
@@ -36,24 +38,31 @@ public final class Bridge {
     private final ProcessLauncher launcher;
     private final Clock clock;
     private final BridgeLogs logs;
-    private final PermissionClassifier policy;
+    private final PermissionRules policy;
     private final TaskStore store;
     private final Telemetry telemetry;
+    private final InstanceGroup group;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
     private volatile Backend named;
     private volatile String name;
 
     private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
-                   Telemetry telemetry) {
+                   InstanceGroup group, Telemetry telemetry) throws PolicyFileError {
+        this.group = group;
         this.telemetry = telemetry;
         this.config = config;
         this.store = store;
-        this.backend = backend;
+        this.backend = backend.withEnvironment(config.agentEnv());
         this.launcher = launcher;
         this.clock = clock;
-        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err);
-        this.policy = new PermissionClassifier(backend.supervisedModeId(), config.allowExecute());
+        BridgeConfig.Supervision s = config.supervision();
+        // A policy file that cannot be used stops the bridge before anything starts.
+        this.policy = s.policyFile() == null
+                ? PermissionRules.builtIn(backend.supervisedModeId(), config.allowExecute(), s.ask())
+                : PermissionRules.load(s.policyFile(), backend.supervisedModeId(), config.allowExecute(), s.ask());
+        this.logs = new BridgeLogs(config.logDir(), config.logMaxBytes(), config.logMaxFiles(), clock, System.err,
+                config.console(), config.verbose());
     }
 
     /**
@@ -61,8 +70,9 @@ public final class Bridge {
      *
      * @throws IllegalArgumentException when the settings name no agent (an unknown backend, an empty command line)
      * @throws AdapterNotInstalled when a known backend's adapter is nowhere the lookup searches
+     * @throws PolicyFileError when ACP_POLICY names a file that cannot be used (its message names file, line and field)
      */
-    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config) throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore());
     }
 
@@ -70,24 +80,43 @@ public final class Bridge {
      * The same, keeping its tasks in {@code store}, which the bridge owns from then on: its server
      * closes it when it stops.
      */
-    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled {
-        return create(config, store, Telemetry.DEFAULT);
+    public static Bridge create(BridgeConfig config, TaskStore store) throws AdapterNotInstalled, PolicyFileError {
+        return create(config, store, InstanceGroup.ALONE);
+    }
+
+    /**
+     * The same, as one instance of {@code group}, several bridges sharing {@code store} (README
+     * "Several instances"): each conversation's agent runs on the instance that holds it.
+     */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group)
+            throws AdapterNotInstalled, PolicyFileError {
+        return create(config, store, group, Telemetry.DEFAULT);
     }
 
     /** The same, serving /metrics and tracing as {@code telemetry} says. */
-    public static Bridge create(BridgeConfig config, TaskStore store, Telemetry telemetry) throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, telemetry);
+    public static Bridge create(BridgeConfig config, TaskStore store, Telemetry telemetry)
+            throws AdapterNotInstalled, PolicyFileError {
+        return create(config, store, InstanceGroup.ALONE, telemetry);
+    }
+
+    /** The same, as one instance of {@code group}, serving /metrics and tracing as {@code telemetry} says. */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group, Telemetry telemetry)
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group,
+                telemetry);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
-    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock) throws AdapterNotInstalled {
+    public static Bridge create(BridgeConfig config, ProcessLauncher launcher, Clock clock)
+            throws AdapterNotInstalled, PolicyFileError {
         return create(config, new InMemoryTaskStore(), launcher, clock);
     }
 
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
-            throws AdapterNotInstalled {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store, Telemetry.DEFAULT);
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE,
+                Telemetry.DEFAULT);
     }
 
     /**
@@ -109,11 +138,11 @@ public final class Bridge {
         // The conversation's session and root beside its tasks, for session/load after a restart.
         ServerMetrics metrics = new ServerMetrics();
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
-                (contextId, record) -> store.saveContextState(contextId, record.toJson()),
-                new BridgeTelemetry(metrics.registry(), telemetry.tracing(), agent.id()));
+                new StoredConversations(store), new BridgeTelemetry(metrics.registry(), telemetry.tracing(), agent.id()));
         AgentServer a2a = AgentServer.create(config.server(),
-                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)), new AcpExecutor(registry),
-                store, clock, telemetry, metrics);
+                port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)),
+                new AcpExecutor(registry, config.supervision().askTimeout()),
+                store, clock, telemetry, metrics, group);
         int port;
         try {
             port = a2a.start();

@@ -17,7 +17,9 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The bridge's two JSON Lines logs under {@code LOG_DIR}: {@value #CALLS} and {@value #WORK}.
+ * The bridge's two JSON Lines logs under {@code LOG_DIR}: {@value #CALLS} and {@value #WORK}; the
+ * agents' stderr in {@value #AGENT_STDERR}, one line per line with the conversation it came from;
+ * and the console's one line per step of each task ({@link #step}).
  *
  * <p>Every record is one line, a JSON object whose first member is {@code ts} (ISO-8601 UTC with
  * milliseconds, from the clock given), then {@code event}, then the fields in the map's iteration
@@ -36,6 +38,9 @@ public final class BridgeLogs implements AutoCloseable {
 
     public static final String CALLS = "calls.jsonl";
     public static final String WORK = "work.jsonl";
+    public static final String AGENT_STDERR = "agent-stderr.log";
+    private static final DateTimeFormatter CONSOLE_TS =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
     public static final long DEFAULT_MAX_BYTES = 5L * 1024 * 1024;
     public static final int DEFAULT_MAX_FILES = 5;
 
@@ -48,6 +53,11 @@ public final class BridgeLogs implements AutoCloseable {
     private final AtomicBoolean reported = new AtomicBoolean();
     private final JsonLinesFile calls;
     private final JsonLinesFile work;
+    private final JsonLinesFile stderr;
+    /** Where the steps of each task are shown; null for none. */
+    private final PrintStream console;
+    /** True to show the agents' stderr on the console too (--verbose). */
+    private final boolean verbose;
 
     /**
      * @param dir the directory of both files (created on the first write)
@@ -57,7 +67,16 @@ public final class BridgeLogs implements AutoCloseable {
      * @param errors where the first failed write is reported
      */
     public BridgeLogs(Path dir, long maxBytes, int maxFiles, Clock clock, PrintStream errors) {
-        this(dir, CALLS, WORK, maxBytes, maxFiles, clock, errors);
+        this(dir, maxBytes, maxFiles, clock, errors, null, false);
+    }
+
+    /**
+     * @param console where each task's steps are shown, one line each; null for nowhere
+     * @param verbose true to show the agents' stderr lines on the console as well
+     */
+    public BridgeLogs(Path dir, long maxBytes, int maxFiles, Clock clock, PrintStream errors, PrintStream console,
+                      boolean verbose) {
+        this(dir, CALLS, WORK, AGENT_STDERR, maxBytes, maxFiles, clock, errors, console, verbose);
     }
 
     /**
@@ -66,11 +85,11 @@ public final class BridgeLogs implements AutoCloseable {
      */
     public static BridgeLogs single(Path dir, String name, long maxBytes, int maxFiles, Clock clock,
                                     PrintStream errors) {
-        return new BridgeLogs(dir, null, name, maxBytes, maxFiles, clock, errors);
+        return new BridgeLogs(dir, null, name, null, maxBytes, maxFiles, clock, errors, null, false);
     }
 
-    private BridgeLogs(Path dir, String callsName, String workName, long maxBytes, int maxFiles, Clock clock,
-                       PrintStream errors) {
+    private BridgeLogs(Path dir, String callsName, String workName, String stderrName, long maxBytes, int maxFiles,
+                       Clock clock, PrintStream errors, PrintStream console, boolean verbose) {
         Objects.requireNonNull(dir, "dir");
         if (maxBytes < 1 || maxFiles < 1) {
             throw new IllegalArgumentException("log rotation needs maxBytes >= 1 and maxFiles >= 1, got "
@@ -80,6 +99,10 @@ public final class BridgeLogs implements AutoCloseable {
         this.errors = Objects.requireNonNull(errors, "errors");
         this.calls = callsName == null ? null : new JsonLinesFile(dir, callsName, maxBytes, maxFiles, this::writeFailed);
         this.work = new JsonLinesFile(dir, workName, maxBytes, maxFiles, this::writeFailed);
+        this.stderr = stderrName == null ? null
+                : new JsonLinesFile(dir, stderrName, maxBytes, maxFiles, this::writeFailed);
+        this.console = console;
+        this.verbose = verbose;
     }
 
     /** Logs under {@code dir} with the default rotation, the system clock and {@code System.err}. */
@@ -92,6 +115,9 @@ public final class BridgeLogs implements AutoCloseable {
         this.errors = null;
         this.calls = null;
         this.work = null;
+        this.stderr = null;
+        this.console = null;
+        this.verbose = false;
     }
 
     /** Logs that write nothing: the seam for tests and for a bridge run without {@code LOG_DIR}. */
@@ -109,7 +135,43 @@ public final class BridgeLogs implements AutoCloseable {
         append(work, event, fields);
     }
 
-    /** Closes both files; later records are dropped. */
+    /**
+     * One step of a task on the console: {@code 12:00:01 task 1a2b3c4d  started}. Short ids, so a
+     * person can follow several tasks side by side; the logs hold the full ones.
+     */
+    public void step(String contextId, String taskId, String text) {
+        if (console == null) {
+            return;
+        }
+        String line = CONSOLE_TS.format(clock.instant()) + " task " + shortId(taskId) + " (context " + shortId(contextId)
+                + ")  " + text.replace('\n', ' ');
+        synchronized (console) {
+            console.println(line);
+            console.flush();
+        }
+    }
+
+    /** One line the agent of {@code contextId} wrote on its stderr: to {@value #AGENT_STDERR}, and the console with --verbose. */
+    public void agentStderr(String contextId, long pid, String line) {
+        if (stderr == null) {
+            return;
+        }
+        String ctx = contextId == null || contextId.isEmpty() ? "-" : contextId;
+        String record = TS.format(clock.instant().truncatedTo(ChronoUnit.MILLIS)) + " " + ctx + " " + pid + " " + line;
+        stderr.append((record + "\n").getBytes(StandardCharsets.UTF_8));
+        if (verbose && console != null) {
+            synchronized (console) {
+                console.println("agent " + pid + " (context " + shortId(ctx) + "): " + line);
+                console.flush();
+            }
+        }
+    }
+
+    private static String shortId(String id) {
+        return id == null ? "-" : id.length() <= 8 ? id : id.substring(0, 8);
+    }
+
+    /** Closes the files; later records are dropped. */
     @Override
     public void close() {
         if (calls != null) {
@@ -117,6 +179,9 @@ public final class BridgeLogs implements AutoCloseable {
         }
         if (work != null) {
             work.close();
+        }
+        if (stderr != null) {
+            stderr.close();
         }
     }
 

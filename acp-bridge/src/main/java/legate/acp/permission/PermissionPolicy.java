@@ -2,17 +2,16 @@ package legate.acp.permission;
 
 /**
  * The supervisor of an ACP session: it answers every {@code session/request_permission} the agent
- * sends, inside the bridge, so the A2A caller is never asked.
+ * sends with allow, deny, or ask (put the request to the A2A caller).
  *
- * <p>One method, so that an external supervisor can replace the built-in
- * {@link PermissionClassifier} without touching the bridge. Implementations must be thread-safe
- * (sessions run side by side), must not block for long (the agent waits), and must always return a
- * verdict, using {@link PermissionVerdict#allow} and {@link PermissionVerdict#refuse} to pick an
- * option the agent offered.
+ * <p>One method, so that another supervisor can replace {@link PermissionRules} without touching
+ * the bridge. Implementations must be thread-safe (sessions run side by side), must not block for
+ * long (the agent waits), and must always return a decision whose verdict names an option the agent
+ * offered ({@link PermissionVerdict#allow}, {@link PermissionVerdict#refuse}).
  */
 @FunctionalInterface
 public interface PermissionPolicy {
 
     /** Decides one request of the session whose working directory is {@code root}. */
-    PermissionVerdict decide(PermissionRequest request, SessionRoot root);
+    PolicyDecision decide(PermissionRequest request, SessionRoot root);
 }

@@ -20,9 +20,11 @@ import java.util.Set;
  *     paths found in {@code rawInput} (see {@link #fromParams}); no duplicates
  * @param options the options offered, in the agent's order; those without an id are left out
  * @param requestedModeId for {@code switch_mode}, the mode named in {@code rawInput}, else null
+ * @param command the command line of an {@code execute} ({@code rawInput.command}, a list joined with
+ *     spaces), else null
  */
 public record PermissionRequest(String sessionId, String toolCallId, String title, String kind, List<String> paths,
-        List<PermissionOption> options, String requestedModeId) {
+        List<PermissionOption> options, String requestedModeId, String command) {
 
     // Names under which agents put a file path in rawInput. Extra paths only make the check stricter.
     // PEER (claude-agent-acp): Write/Edit/NotebookEdit carry file_path / notebook_path.
@@ -30,6 +32,7 @@ public record PermissionRequest(String sessionId, String toolCallId, String titl
     // locations list the destination of a move but not the source.
     private static final Set<String> PATH_KEYS = Set.of("file_path", "filePath", "notebook_path", "path",
             "source", "destination", "old_path", "new_path", "move_path", "grant_root");
+    private static final int TITLE_SHOWN = 80;
     private static final List<String> MODE_KEYS = List.of("modeId", "mode_id", "mode");
 
     /** Copies the lists, so the record stays immutable. */
@@ -37,6 +40,23 @@ public record PermissionRequest(String sessionId, String toolCallId, String titl
         kind = kind == null || kind.isBlank() ? PermissionKind.OTHER.value() : kind;
         paths = paths == null ? List.of() : List.copyOf(paths);
         options = options == null ? List.of() : List.copyOf(options);
+    }
+
+    /** A request that carries no command line. */
+    public PermissionRequest(String sessionId, String toolCallId, String title, String kind, List<String> paths,
+                             List<PermissionOption> options, String requestedModeId) {
+        this(sessionId, toolCallId, title, kind, paths, options, requestedModeId, null);
+    }
+
+    /** The call as a person reads it in a reason: {@code The edit tool call "Write a.txt"}. */
+    public String described() {
+        PermissionKind k = toolKind();
+        String name = k.known() ? k.value() : k.value() + " (an unknown tool kind, treated as other)";
+        if (title == null) {
+            return "The " + name + " tool call";
+        }
+        String shown = title.length() <= TITLE_SHOWN ? title : title.substring(0, TITLE_SHOWN) + "...";
+        return "The " + name + " tool call \"" + shown.replaceAll("\\s+", " ") + "\"";
     }
 
     /** The kind as a value of the open vocabulary; unknown kinds say so through {@link PermissionKind#known()}. */
@@ -88,7 +108,24 @@ public record PermissionRequest(String sessionId, String toolCallId, String titl
             }
         }
         return new PermissionRequest(text(p.path("sessionId")), text(call.path("toolCallId")),
-                text(call.path("title")), kind, new ArrayList<>(paths), options, mode);
+                text(call.path("title")), kind, new ArrayList<>(paths), options, mode, command(raw));
+    }
+
+    /**
+     * PEER (claude-agent-acp): Bash carries {@code command} as a string. PEER (codex-acp): an exec
+     * carries it as a list of words.
+     */
+    private static String command(JsonNode raw) {
+        JsonNode c = raw.path("command");
+        if (c.isTextual()) {
+            return c.asText();
+        }
+        if (c.isArray() && !c.isEmpty()) {
+            List<String> words = new ArrayList<>();
+            c.forEach(w -> words.add(w.asText()));
+            return String.join(" ", words);
+        }
+        return null;
     }
 
     private static void addText(Set<String> into, JsonNode node) {

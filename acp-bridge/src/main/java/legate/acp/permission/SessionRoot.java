@@ -70,6 +70,24 @@ public final class SessionRoot {
         }
     }
 
+    /**
+     * A directory the bridge created earlier under {@code sandboxParent} (kept in a conversation's
+     * record), marked ours again; null when {@code kept} is not a directory directly inside that
+     * parent, so a record can never point a conversation elsewhere.
+     */
+    public static SessionRoot reopenIn(Path sandboxParent, Path kept) {
+        try {
+            Path real = kept.toRealPath();
+            Path parent = sandboxParent.toRealPath();
+            if (!Files.isDirectory(real) || !parent.equals(real.getParent()) || !real.equals(kept)) {
+                return null;
+            }
+            return new SessionRoot(real, true);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** The root as an absolute real path (symbolic links resolved). */
     public Path path() {
         return path;
@@ -102,22 +120,31 @@ public final class SessionRoot {
      *     (empty, malformed, a link loop, an unreadable link), which is refused the same way
      */
     public Path resolve(String path) throws PathOutsideRoot {
-        if (path == null || path.isBlank()) {
-            throw new PathOutsideRoot(String.valueOf(path), this.path, "no path was given");
-        }
-        Path target;
-        try {
-            target = walk(Path.of(path));
-        } catch (InvalidPathException e) {
-            throw new PathOutsideRoot(path, this.path, "it is not a valid path");
-        } catch (IOException e) {
-            throw new PathOutsideRoot(path, this.path, "it cannot be resolved (" + e.getMessage() + ")");
-        }
+        Path target = target(path);
         // Path.startsWith compares whole names: <root>-evil does not start with <root>, ..notes is a child.
         if (!target.startsWith(this.path)) {
             throw new PathOutsideRoot(path, this.path, null);
         }
         return target;
+    }
+
+    /**
+     * The real target of {@code path}, resolved as {@link #resolve} does, wherever it is: what a
+     * policy's path globs are matched against.
+     *
+     * @throws PathOutsideRoot when the path cannot be resolved at all (empty, malformed, a link loop)
+     */
+    public Path target(String path) throws PathOutsideRoot {
+        if (path == null || path.isBlank()) {
+            throw new PathOutsideRoot(String.valueOf(path), this.path, "no path was given");
+        }
+        try {
+            return walk(Path.of(path));
+        } catch (InvalidPathException e) {
+            throw new PathOutsideRoot(path, this.path, "it is not a valid path");
+        } catch (IOException e) {
+            throw new PathOutsideRoot(path, this.path, "it cannot be resolved (" + e.getMessage() + ")");
+        }
     }
 
     private Path walk(Path given) throws IOException {

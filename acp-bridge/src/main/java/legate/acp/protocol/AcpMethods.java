@@ -11,6 +11,10 @@ public final class AcpMethods {
     public static final String INITIALIZE = "initialize";
     public static final String SESSION_NEW = "session/new";
     public static final String SESSION_SET_MODE = "session/set_mode";
+    /** PROTOCOL (ACP): only when initialize advertised agentCapabilities.loadSession; replays the history as updates. */
+    public static final String SESSION_LOAD = "session/load";
+    /** PROTOCOL (ACP): only when initialize advertised sessionCapabilities.resume; no replay. */
+    public static final String SESSION_RESUME = "session/resume";
     public static final String SESSION_PROMPT = "session/prompt";
     /** PROTOCOL (ACP): a notification; the turn still ends with a prompt answer, stopReason "cancelled". */
     public static final String SESSION_CANCEL = "session/cancel";

@@ -9,11 +9,19 @@ import java.util.List;
  * be logged in. The Agent Card of the bridge is built from it.
  *
  * @param agentInfo null when the agent did not say
+ * @param loadSession the agent can load an earlier session ({@code agentCapabilities.loadSession})
+ * @param resumeSession the agent can resume one ({@code agentCapabilities.sessionCapabilities.resume})
  */
-public record InitializeResponse(int protocolVersion, Implementation agentInfo, List<AuthMethod> authMethods) {
+public record InitializeResponse(int protocolVersion, Implementation agentInfo, List<AuthMethod> authMethods,
+                                 boolean loadSession, boolean resumeSession) {
 
     public InitializeResponse {
         authMethods = List.copyOf(authMethods);
+    }
+
+    /** An answer that advertises neither session/load nor session/resume. */
+    public InitializeResponse(int protocolVersion, Implementation agentInfo, List<AuthMethod> authMethods) {
+        this(protocolVersion, agentInfo, authMethods, false, false);
     }
 
     public static InitializeResponse fromJson(JsonNode result) {
@@ -29,6 +37,10 @@ public record InitializeResponse(int protocolVersion, Implementation agentInfo, 
         for (JsonNode m : result.path("authMethods")) {
             auth.add(AuthMethod.fromJson(m));
         }
-        return new InitializeResponse(version.intValue(), Implementation.fromJson(result.get("agentInfo")), auth);
+        JsonNode caps = result.path("agentCapabilities");
+        // PROTOCOL (ACP initialize): loadSession is a boolean; sessionCapabilities.resume is an object when supported.
+        JsonNode resume = caps.path("sessionCapabilities").path("resume");
+        return new InitializeResponse(version.intValue(), Implementation.fromJson(result.get("agentInfo")), auth,
+                caps.path("loadSession").asBoolean(false), resume.isObject());
     }
 }

@@ -70,7 +70,7 @@ public sealed interface SessionUpdate {
     }
 
     /** The session's mode changed (by the agent or a permission it was given). */
-    record CurrentModeUpdate(String currentModeId) implements SessionUpdate {
+    record CurrentModeUpdate(String currentModeId, JsonNode raw) implements SessionUpdate {
         public String kind() {
             return "current_mode_update";
         }
@@ -102,7 +102,7 @@ public sealed interface SessionUpdate {
             case "tool_call_update" -> new ToolCallUpdate(update.path("toolCallId").asText(""), text(update, "title"),
                     text(update, "status"), update);
             case "plan" -> new Plan(entries(update), update);
-            case "current_mode_update" -> new CurrentModeUpdate(text(update, "currentModeId"));
+            case "current_mode_update" -> new CurrentModeUpdate(text(update, "currentModeId"), update);
             case "usage_update" -> new UsageUpdate(update);
             default -> new Unknown(kind, update);
         };

@@ -10,9 +10,8 @@ final class TurnText {
 
     static String toolCall(SessionUpdate.ToolCall t) {
         StringBuilder sb = new StringBuilder("Tool call: ").append(t.title() != null ? t.title() : t.toolCallId());
-        if (t.toolKind() != null) {
-            sb.append(" (").append(t.toolKind()).append(')');
-        }
+        String kind = t.toolKind() != null ? t.toolKind() : "other";
+        sb.append(" (").append(kind).append(", ").append(t.status() != null ? t.status() : "pending").append(')');
         if (!t.paths().isEmpty()) {
             sb.append(" on ").append(String.join(", ", t.paths()));
         }

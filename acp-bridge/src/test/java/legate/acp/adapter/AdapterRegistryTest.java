@@ -10,7 +10,7 @@ import legate.acp.ManualClock;
 import legate.acp.ProcessAssertions;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.TaskState;
@@ -29,7 +29,7 @@ class AdapterRegistryTest {
 
     private BridgeFixture bridge(String... args) {
         return new BridgeFixture(FakeAgents.backend(args), dir, ProcessLauncher.system(),
-                new PermissionClassifier("default", false), BridgeLogs.disabled(), clock);
+                PermissionRules.builtIn("default", false), BridgeLogs.disabled(), clock);
     }
 
     @Test
@@ -62,6 +62,32 @@ class AdapterRegistryTest {
             clock.advance(BridgeFixture.IDLE.multipliedBy(2));
             assertThat(bridge.registry.reapIdle()).containsExactly("parked");
             ProcessAssertions.assertGone(pid);
+        }
+    }
+
+    // README "Security", limits: ACP_MAX_AGENTS is a ceiling, never a queue; the agent no task holds
+    // that was used longest ago gives its place.
+    @Test
+    void theMostAgentsAtOnceIsACeilingAndTheLeastRecentlyUsedUnusedAgentGivesItsPlace() throws Exception {
+        try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend(), dir, ProcessLauncher.system(),
+                PermissionRules.builtIn("default", false), BridgeLogs.disabled(), clock, 2)) {
+            long old = bridge.pids("old")[0];
+            clock.advance(Duration.ofMinutes(1));
+            long recent = bridge.pids("recent")[0];
+            clock.advance(Duration.ofMinutes(1));
+
+            long fresh = bridge.pids("new")[0];
+            ProcessAssertions.assertGone(old);
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
+
+            // A question parked in a conversation keeps its agent (an open task): both places are held.
+            assertThat(bridge.send("recent", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            assertThat(bridge.send("new", "", null).awaitEnd().finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            StreamRecorder refused = bridge.run("another", "pids");
+            assertThat(refused.finalState()).isEqualTo(TaskState.TASK_STATE_FAILED);
+            assertThat(String.join(" ", refused.said())).contains("already runs 2 agents", "ACP_MAX_AGENTS");
+            assertThat(ProcessAssertions.alive(recent)).isTrue();
+            assertThat(ProcessAssertions.alive(fresh)).isTrue();
         }
     }
 

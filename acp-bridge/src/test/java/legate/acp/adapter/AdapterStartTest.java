@@ -19,7 +19,7 @@ import legate.acp.ProcessAssertions;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.acp.protocol.InitializeResponse;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
@@ -58,7 +58,7 @@ class AdapterStartTest {
             return ProcessLauncher.system().launch(command, cwd);
         };
         try (BridgeFixture bridge = new BridgeFixture(FakeAgents.backend("--journal", journal.toString()), dir,
-                slow, new PermissionClassifier("default", false), BridgeLogs.disabled(), Clock.systemUTC())) {
+                slow, PermissionRules.builtIn("default", false), BridgeLogs.disabled(), Clock.systemUTC())) {
             StreamRecorder r = bridge.send("slow-start", "", "echo should never be prompted");
             assertThat(launching.await(30, TimeUnit.SECONDS)).isTrue();
             String taskId = r.taskId();
@@ -132,7 +132,7 @@ class AdapterStartTest {
                 Mute.class.getName())), null, "");
         AdapterConfig quick = new AdapterConfig(dir, null, Duration.ofMinutes(1), Duration.ofMillis(1500), Duration.ofMillis(200), 1024);
         AdapterRegistry registry = new AdapterRegistry(mute, quick, ProcessLauncher.system(),
-                new PermissionClassifier(null, false), BridgeLogs.disabled(), Clock.systemUTC());
+                PermissionRules.builtIn(null, false), BridgeLogs.disabled(), Clock.systemUTC());
         assertThatThrownBy(() -> registry.probe(dir)).isInstanceOf(AdapterStartFailed.class)
                 .hasMessageContaining("did not answer initialize in time");
     }

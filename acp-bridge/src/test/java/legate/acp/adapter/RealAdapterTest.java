@@ -12,7 +12,7 @@ import legate.acp.BridgeFixture;
 import legate.acp.bridge.BridgeCard;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.acp.protocol.InitializeResponse;
 import legate.testsupport.Cleanup;
 import legate.testsupport.NodeScript;
@@ -53,7 +53,7 @@ class RealAdapterTest {
 
     private BridgeFixture bridge(Backend backend) throws Exception {
         return new BridgeFixture(backend, dir.resolve("sandboxes"), loggedOut(),
-                new PermissionClassifier(backend.supervisedModeId(), false), BridgeLogs.disabled(), Clock.systemUTC());
+                PermissionRules.builtIn(backend.supervisedModeId(), false), BridgeLogs.disabled(), Clock.systemUTC());
     }
 
     private static BackendCatalog catalog() {

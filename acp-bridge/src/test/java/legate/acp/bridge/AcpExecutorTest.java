@@ -3,6 +3,7 @@ package legate.acp.bridge;
 import static legate.acp.BridgeFixture.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,12 +11,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ProcessAssertions;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.Artifact;
@@ -46,7 +48,7 @@ class AcpExecutorTest {
         journal = dir.resolve("journal.txt");
         BridgeLogs logs = new BridgeLogs(dir.resolve("logs"), 1 << 20, 2, Clock.systemUTC(), System.err);
         bridge = cleanup.register(new BridgeFixture(FakeAgents.backend("--journal", journal.toString()),
-                dir.resolve("sandboxes"), ProcessLauncher.system(), new PermissionClassifier("default", false), logs,
+                dir.resolve("sandboxes"), ProcessLauncher.system(), PermissionRules.builtIn("default", false), logs,
                 Clock.systemUTC()));
     }
 
@@ -126,7 +128,7 @@ class AcpExecutorTest {
     @Test
     void thoughtsToolCallsAndPlansBecomeReadableWorkingUpdatesWithTheRawUpdate() throws Exception {
         StreamRecorder r = bridge.run(ctx(), "tools");
-        assertThat(r.said()).containsSubsequence("Thinking: pondering", "Tool call: Read notes.txt (read) on /tmp/notes.txt",
+        assertThat(r.said()).containsSubsequence("Thinking: pondering", "Tool call: Read notes.txt (read, pending) on /tmp/notes.txt",
                 "Tool call t1: completed", "Plan:\n[x] Read the notes\n[ ] Answer");
         Message toolCall = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).startsWith("Tool call: ")).findFirst()
                 .orElseThrow();
@@ -137,6 +139,8 @@ class AcpExecutorTest {
                 .orElseThrow();
         assertThat(thought.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
                 .getStringValue()).isEqualTo("agent_thought_chunk");
+        // Issue 12: a thought frame says so in its metadata, so a client can show or hide thinking.
+        assertThat(thought.getMetadata().getFieldsOrThrow("thought").getBoolValue()).isTrue();
         Message answer = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).equals("done")).findFirst()
                 .orElseThrow();
         assertThat(answer.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("sessionUpdate")
@@ -144,7 +148,64 @@ class AcpExecutorTest {
         // An update kind the bridge does not know is ignored, never fatal.
         assertThat(r.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
         assertThat(answer(r)).isEqualTo("done");
-        assertThat(data(r.artifacts().get(0)).getStructValue().getFieldsOrThrow("toolCalls").getNumberValue()).isEqualTo(1);
+        // Issue 12: one record per tool call, with its final status and paths.
+        var calls = data(r.artifacts().get(0)).getStructValue().getFieldsOrThrow("toolCalls").getListValue();
+        assertThat(calls.getValuesCount()).isEqualTo(1);
+        var call = calls.getValues(0).getStructValue().getFieldsMap();
+        assertThat(call.get("id").getStringValue()).isEqualTo("t1");
+        assertThat(call.get("kind").getStringValue()).isEqualTo("read");
+        assertThat(call.get("status").getStringValue()).isEqualTo("completed");
+        assertThat(call.get("paths").getListValue().getValues(0).getStringValue()).isEqualTo("/tmp/notes.txt");
+        assertThat(thought.getMetadata().containsFields("thought")).isTrue();
+        assertThat(answer.getMetadata().containsFields("thought")).as("an answer frame is no thought").isFalse();
+    }
+
+    @Test
+    void theAgentsStderrGoesToItsLogWithTheContext() throws Exception {
+        String c = ctx();
+        assertThat(answer(bridge.run(c, "stderr about the weather"))).isEqualTo("complained");
+        Path log = dir.resolve("logs").resolve(BridgeLogs.AGENT_STDERR);
+        // stderr is drained on its own thread: the line may land just after the answer.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!(Files.exists(log) && Files.readString(log).contains("fake agent complains")) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(Files.readString(log)).containsPattern(" " + c + " \\d+ fake agent complains: about the weather");
+    }
+
+    @Test
+    void theAnswerRecordsTheTurnAndTheEditsArePublishedAsDiffs() throws Exception {
+        // Issue 12: the answer's data part is the whole record of the turn; the edits are an artifact `changes`.
+        String c = ctx();
+        StreamRecorder r = bridge.run(c, "edit");
+        Struct d = data(r.artifacts().get(0)).getStructValue();
+        assertThat(r.artifacts().get(0).getArtifactId()).isEqualTo("answer");
+        assertThat(d.getFieldsOrThrow("backend").getStringValue()).isEqualTo("acp");
+        assertThat(d.getFieldsOrThrow("sessionId").getStringValue()).startsWith("sess-");
+        assertThat(Path.of(d.getFieldsOrThrow("root").getStringValue())).startsWith(dir.resolve("sandboxes").toRealPath());
+        assertThat(d.getFieldsOrThrow("toolCalls").getListValue().getValuesList())
+                .extracting(v -> v.getStructValue().getFieldsOrThrow("status").getStringValue())
+                .containsExactly("completed", "completed", "failed");
+        // PEER (codex-acp): a failed command still ends end_turn; the count is how the caller learns of it.
+        assertThat(d.getFieldsOrThrow("failedToolCalls").getNumberValue()).isEqualTo(1);
+        assertThat(d.getFieldsOrThrow("budget").getStructValue().getFieldsOrThrow("prompts").getNumberValue()).isEqualTo(1);
+        assertThat(d.getFieldsOrThrow("budget").getStructValue().getFieldsOrThrow("totalTokens").getNumberValue()).isEqualTo(15);
+
+        Artifact changes = r.artifacts().get(1);
+        assertThat(changes.getArtifactId()).isEqualTo("changes");
+        assertThat(changes.getParts(0).getText()).isEqualTo("--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n");
+        assertThat(changes.getParts(0).getMetadata().getFieldsOrThrow("path").getStringValue()).isEqualTo("a.txt");
+        assertThat(changes.getParts(1).getText()).isEqualTo("--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,1 @@\n+new file\n");
+        assertThat(data(changes).getStructValue().getFieldsOrThrow("files").getListValue().getValuesCount()).isEqualTo(2);
+        // current_mode_update keeps its raw update in metadata.acp, as every other update does.
+        Message mode = r.statusMessages().stream().filter(m -> StreamRecorder.text(m).contains("session mode is now"))
+                .findFirst().orElseThrow();
+        assertThat(mode.getMetadata().getFieldsOrThrow("acp").getStructValue().getFieldsOrThrow("currentModeId")
+                .getStringValue()).isEqualTo("ask");
+        // The budget runs across the conversation's turns.
+        Struct second = data(bridge.run(c, "echo x").artifacts().get(0)).getStructValue();
+        assertThat(second.getFieldsOrThrow("budget").getStructValue().getFieldsOrThrow("totalTokens").getNumberValue())
+                .isEqualTo(30);
     }
 
     @ParameterizedTest

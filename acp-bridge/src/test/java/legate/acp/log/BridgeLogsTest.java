@@ -241,4 +241,26 @@ class BridgeLogsTest {
         assertThat(it.next()).contains("\"one\"");
         assertThat(it.next()).contains("\"three\"");
     }
+
+    @Test
+    void theAgentsStderrIsKeptLineByLineWithItsContextAndShownOnlyWhenVerbose() throws IOException {
+        // Issue 12: an adapter's stderr is often the only explanation of its failure; each line names its conversation.
+        ByteArrayOutputStream consoleBytes = new ByteArrayOutputStream();
+        PrintStream console = new PrintStream(consoleBytes, true, StandardCharsets.UTF_8);
+        try (BridgeLogs quiet = new BridgeLogs(dir, 1 << 20, 2, CLOCK, errors, console, false)) {
+            quiet.agentStderr("ctx-1234567890", 42, "Error: something broke");
+            quiet.step("ctx-1234567890", "task-abcdefghij", "started: hello\nworld");
+        }
+        assertThat(lines(dir.resolve(BridgeLogs.AGENT_STDERR)))
+                .containsExactly("2025-03-01T12:34:56.789Z ctx-1234567890 42 Error: something broke");
+        // The console shows steps, one line each, with short ids; not the agent's stderr without --verbose.
+        assertThat(consoleBytes.toString(StandardCharsets.UTF_8))
+                .isEqualTo("12:34:56 task task-abc (context ctx-1234)  started: hello world" + System.lineSeparator());
+
+        consoleBytes.reset();
+        try (BridgeLogs verbose = new BridgeLogs(dir, 1 << 20, 2, CLOCK, errors, console, true)) {
+            verbose.agentStderr("ctx-1234567890", 42, "warning: slow");
+        }
+        assertThat(consoleBytes.toString(StandardCharsets.UTF_8)).contains("agent 42 (context ctx-1234): warning: slow");
+    }
 }

@@ -12,7 +12,7 @@ import java.util.UUID;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.connection.ProcessLauncher;
-import legate.acp.permission.PermissionClassifier;
+import legate.acp.permission.PermissionRules;
 import legate.testsupport.Cleanup;
 import legate.testsupport.OtlpReceiver;
 import legate.testsupport.OtlpReceiver.ReceivedSpan;
@@ -41,7 +41,7 @@ class BridgeTelemetryTest {
                 "OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint(), "OTEL_BSP_SCHEDULE_DELAY", "50")));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         BridgeFixture bridge = cleanup.register(new BridgeFixture(FakeAgents.backend(), dir.resolve("sandboxes"),
-                ProcessLauncher.system(), new PermissionClassifier("default", false), BridgeLogs.disabled(),
+                ProcessLauncher.system(), PermissionRules.builtIn("default", false), BridgeLogs.disabled(),
                 Clock.systemUTC(), new BridgeTelemetry(registry, tracing, "acp")));
         String c = UUID.randomUUID().toString();
 

@@ -29,8 +29,11 @@ class SessionUpdateTest {
         SessionUpdate.Plan p = (SessionUpdate.Plan) update("{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"x\","
                 + "\"priority\":\"high\",\"status\":\"in_progress\"}]}");
         assertThat(p.entries()).containsExactly(new SessionUpdate.PlanEntry("x", "high", "in_progress"));
-        assertThat(update("{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":\"plan\"}"))
-                .isEqualTo(new SessionUpdate.CurrentModeUpdate("plan"));
+        SessionUpdate.CurrentModeUpdate m = (SessionUpdate.CurrentModeUpdate)
+                update("{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":\"plan\"}");
+        assertThat(m.currentModeId()).isEqualTo("plan");
+        // The raw update is kept: it goes to the status message's metadata.acp.
+        assertThat(m.raw().path("sessionUpdate").asText()).isEqualTo("current_mode_update");
     }
 
     @Test

@@ -104,8 +104,11 @@ final class AskTurn {
         boolean over = end.how() == StreamEnd.How.TURN_ENDED || end.how() == StreamEnd.How.STOPPED;
         if (over && TaskStates.isInterrupted(state)) {
             String waitsFor = state == TaskState.TASK_STATE_AUTH_REQUIRED ? "credentials" : "input";
-            return report(Outcome.INTERRUPTED, "The agent waits for " + waitsFor + ". Reply with a2a_ask and taskId "
-                    + taskId + " to continue this task; a contextId alone would open a second task and leave this one waiting.");
+            String reply = "Reply with a2a_ask and taskId " + taskId
+                    + " to continue this task; a contextId alone would open a second task and leave this one waiting.";
+            PermissionQuestion question = PermissionQuestion.in(statusMessage);
+            return report(Outcome.INTERRUPTED, question != null ? question.howToAnswer(taskId) + " " + reply
+                    : "The agent waits for " + waitsFor + ". " + reply);
         }
         return cutShort("the agent closed the stream before the task finished");
     }

@@ -44,6 +44,7 @@ record TaskReport(String agent, String taskId, String contextId, TaskState state
                     "answer", Map.of("type", "string"),
                     "artifacts", Map.of("type", "array", "items", Map.of("type", "object")),
                     "statusMessage", Map.of("type", "object"),
+                    "options", Map.of("type", "array", "items", Map.of("type", "object")),
                     "note", Map.of("type", "string")),
             "required", List.of("agent", "taskId", "contextId", "state"));
 
@@ -96,6 +97,11 @@ record TaskReport(String agent, String taskId, String contextId, TaskState state
         out.put("artifacts", artifacts.stream().map(StructuredJson::of).toList());
         if (statusMessage != null) {
             out.put("statusMessage", StructuredJson.of(statusMessage));
+        }
+        PermissionQuestion question = outcome == Outcome.INTERRUPTED ? PermissionQuestion.in(statusMessage) : null;
+        if (question != null) {
+            // The options of a bridge's permission question, lifted out of the status message's data part.
+            out.put("options", question.options());
         }
         if (!note.isEmpty()) {
             out.put("note", note);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import legate.a2a.client.ClientConfig;
+import legate.a2a.client.Credentials;
 
 /**
  * The agents this endpoint publishes, by alias, and the rule for the tools' {@code agent}
@@ -15,7 +16,13 @@ public final class AgentDirectory implements AutoCloseable {
     private final Map<String, AgentLink> links = new LinkedHashMap<>();
 
     public AgentDirectory(Map<String, URI> agents, ClientConfig clientConfig) {
-        agents.forEach((alias, url) -> links.put(alias, new AgentLink(alias, url, clientConfig)));
+        this(agents, clientConfig, Map.of());
+    }
+
+    /** @param credentials each alias's credential, sent to that agent only (an alias not named sends none) */
+    public AgentDirectory(Map<String, URI> agents, ClientConfig clientConfig, Map<String, Credentials> credentials) {
+        agents.forEach((alias, url) -> links.put(alias, new AgentLink(alias, url,
+                clientConfig.withCredentials(credentials.getOrDefault(alias, Credentials.NONE)))));
     }
 
     public List<String> aliases() {

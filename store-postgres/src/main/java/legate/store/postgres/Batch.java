@@ -32,16 +32,20 @@ import lf.a2a.v1.Task;
  */
 final class Batch {
     // PROTOCOL (A2A §3.1.3): the task stored is the task after its latest event, and the log keeps every event.
+    // The notification of each task whose rows went in is sent by PostgreSQL at commit, and only
+    // if it commits (EventNotifications listens): other instances learn of the events as soon as
+    // they can read them, never before.
     // One statement, so one round trip and its own transaction: the tasks' rows, then the events of
     // the tasks whose rows went in (a data-modifying WITH runs whether or not it is referenced, and
     // the foreign key sees the rows inserted beside it), then the ids of those tasks.
     private static final String WRITE = """
             WITH batch AS (
-              SELECT * FROM unnest(?::text[], ?::text[], ?::int4[], ?::int8[], ?::int4[], ?::int8[], ?::int8[], ?::bytea[])
-                AS b(id, context_id, state, status_seconds, status_nanos, prev_seq, last_seq, task)
+              SELECT * FROM unnest(?::text[], ?::text[], ?::int4[], ?::int8[], ?::int4[], ?::int8[], ?::int8[], ?::bytea[],
+                ?::text[])
+                AS b(id, context_id, state, status_seconds, status_nanos, prev_seq, last_seq, task, owner)
             ), accepted AS (
-              INSERT INTO tasks AS t (id, context_id, state, status_seconds, status_nanos, last_seq, task)
-              SELECT id, context_id, state, status_seconds, status_nanos, last_seq, task FROM batch
+              INSERT INTO tasks AS t (id, context_id, state, status_seconds, status_nanos, last_seq, task, owner)
+              SELECT id, context_id, state, status_seconds, status_nanos, last_seq, task, owner FROM batch
               WHERE prev_seq = 0 OR EXISTS (SELECT 1 FROM tasks x WHERE x.id = batch.id)
               ON CONFLICT (id) DO UPDATE SET context_id = EXCLUDED.context_id, state = EXCLUDED.state,
                 status_seconds = EXCLUDED.status_seconds, status_nanos = EXCLUDED.status_nanos,
@@ -53,7 +57,7 @@ final class Batch {
               SELECT e.task_id, e.seq, e.event FROM unnest(?::text[], ?::int8[], ?::bytea[]) AS e(task_id, seq, event)
               WHERE e.task_id IN (SELECT id FROM accepted)
             )
-            SELECT id FROM accepted
+            SELECT id, pg_notify('legate_events', id) FROM accepted
             """;
 
     /** One task's writes in this batch, in sequence order. */
@@ -109,6 +113,7 @@ final class Batch {
         Long[] prevSeqs = new Long[n];
         Long[] lastSeqs = new Long[n];
         byte[][] encoded = new byte[n][];
+        String[] owners = new String[n];
         List<String> eventTasks = new ArrayList<>();
         List<Long> eventSeqs = new ArrayList<>();
         List<byte[]> events = new ArrayList<>();
@@ -125,6 +130,8 @@ final class Batch {
             prevSeqs[i] = t.prevSeq();
             lastSeqs[i] = last.seq();
             encoded[i] = task.toByteArray();
+            // Written with the task's row when it is inserted; an update leaves the owner as it was.
+            owners[i] = last.owner();
             i++;
             for (GroupCommit.Write w : t.writes) {
                 eventTasks.add(t.entry.taskId);
@@ -142,9 +149,10 @@ final class Batch {
             ps.setArray(6, c.createArrayOf("int8", prevSeqs));
             ps.setArray(7, c.createArrayOf("int8", lastSeqs));
             ps.setArray(8, c.createArrayOf("bytea", encoded));
-            ps.setArray(9, c.createArrayOf("text", eventTasks.toArray(new String[0])));
-            ps.setArray(10, c.createArrayOf("int8", eventSeqs.toArray(new Long[0])));
-            ps.setArray(11, c.createArrayOf("bytea", events.toArray(new byte[0][])));
+            ps.setArray(9, c.createArrayOf("text", owners));
+            ps.setArray(10, c.createArrayOf("text", eventTasks.toArray(new String[0])));
+            ps.setArray(11, c.createArrayOf("int8", eventSeqs.toArray(new Long[0])));
+            ps.setArray(12, c.createArrayOf("bytea", events.toArray(new byte[0][])));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     accepted.add(rs.getString(1));

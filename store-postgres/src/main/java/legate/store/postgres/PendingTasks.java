@@ -91,7 +91,7 @@ final class PendingTasks {
                         + " appended after event " + e.lastSeq + ": sequence numbers must follow each other");
             }
             e.lastSeq = event.seq();
-            e.latest = new StoredTask(event.task(), event.seq());
+            e.latest = new StoredTask(event.task(), event.seq(), event.owner());
             e.uncommitted.addLast(new LoggedEvent(event.seq(), event.event()));
             e.turnRunning = !TaskStates.endsTurn(event.task().getStatus().getState());
             return true;

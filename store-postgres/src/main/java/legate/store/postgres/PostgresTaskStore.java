@@ -39,6 +39,7 @@ public final class PostgresTaskStore implements TaskStore {
     private final Tables tables;
     private final PendingTasks pending = new PendingTasks();
     private final GroupCommit groupCommit;
+    private final ContextLeases leases;
     private final String schemaVersion;
 
     private PostgresTaskStore(HikariDataSource dataSource, String schemaVersion) {
@@ -46,6 +47,7 @@ public final class PostgresTaskStore implements TaskStore {
         this.tables = new Tables(dataSource);
         this.schemaVersion = schemaVersion;
         this.groupCommit = new GroupCommit(dataSource, pending);
+        this.leases = new ContextLeases(dataSource);
     }
 
     /** Connects with {@link #DEFAULT_POOL_SIZE} connections; see {@link #open(DatabaseUrl, int)}. */
@@ -87,6 +89,15 @@ public final class PostgresTaskStore implements TaskStore {
             dataSource.close();
             throw e;
         }
+    }
+
+    /**
+     * This store as the meeting point of several instances of the agent (README "Several
+     * instances"): the group the server joins when it starts, sharing this store's connections.
+     */
+    public PostgresInstances instances(InstanceSettings settings) {
+        return new PostgresInstances(leases, new EventNotifications(dataSource), settings,
+                groupCommit::drain);
     }
 
     /** The schema version this store migrated to on opening. */
@@ -164,10 +175,37 @@ public final class PostgresTaskStore implements TaskStore {
         return tables.unsettled();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The leases of the conversations left without a task go too (see
+     * {@link ContextLeases#forgetEmptyConversations}): otherwise the lease table would grow by one
+     * row per conversation for as long as an instance lives.
+     */
     @Override
     public int deleteTerminalBefore(Instant cutoff) {
         groupCommit.drain();
-        return tables.deleteTerminalBefore(cutoff);
+        int deleted = tables.deleteTerminalBefore(cutoff);
+        leases.forgetEmptyConversations();
+        return deleted;
+    }
+
+    @Override
+    public Optional<String> contextOwner(String contextId) {
+        if (!storable(contextId)) {
+            return Optional.empty();
+        }
+        // The conversation's tasks may still be on their way to the database.
+        groupCommit.drain();
+        return tables.contextOwner(contextId);
+    }
+
+    @Override
+    public String claimContext(String contextId, String owner) {
+        if (!storable(contextId) || !storable(owner)) {
+            throw new IllegalArgumentException("a context id or principal holding U+0000 cannot be stored in PostgreSQL");
+        }
+        return tables.claimContext(contextId, owner);
     }
 
     @Override

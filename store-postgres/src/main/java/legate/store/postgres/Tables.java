@@ -31,11 +31,12 @@ final class Tables {
 
     Optional<StoredTask> task(String taskId) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT task, last_seq FROM tasks WHERE id = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT task, last_seq, coalesce(owner, '') FROM tasks WHERE id = ?")) {
             ps.setString(1, taskId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
-                        ? Optional.of(new StoredTask(TaskListing.decode(taskId, rs.getBytes(1)), rs.getLong(2)))
+                        ? Optional.of(new StoredTask(TaskListing.decode(taskId, rs.getBytes(1)), rs.getLong(2),
+                                rs.getString(3)))
                         : Optional.empty();
             }
         } catch (SQLException e) {
@@ -94,10 +95,11 @@ final class Tables {
     List<StoredTask> unsettled() {
         List<StoredTask> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id, task, last_seq FROM tasks WHERE state IN (1, 2)");
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT id, task, last_seq, coalesce(owner, '') FROM tasks WHERE state IN (1, 2)");
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new StoredTask(TaskListing.decode(rs.getString(1), rs.getBytes(2)), rs.getLong(3)));
+                out.add(new StoredTask(TaskListing.decode(rs.getString(1), rs.getBytes(2)), rs.getLong(3), rs.getString(4)));
             }
         } catch (SQLException e) {
             throw failed("the unsettled tasks", e);
@@ -119,9 +121,51 @@ final class Tables {
         }
     }
 
+    /**
+     * Who claimed the conversation, else the owner of a task in it. contexts.owner is NULL for a row
+     * kept only for an executor's state; tasks.owner is NULL for a task stored before owners were
+     * kept, which was the anonymous caller's.
+     */
+    Optional<String> contextOwner(String contextId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement claimed = c.prepareStatement(
+                     "SELECT owner FROM contexts WHERE context_id = ? AND owner IS NOT NULL");
+             PreparedStatement tasks = c.prepareStatement(
+                     "SELECT coalesce(owner, '') FROM tasks WHERE context_id = ? LIMIT 1")) {
+            for (PreparedStatement ps : List.of(claimed, tasks)) {
+                ps.setString(1, contextId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return Optional.of(rs.getString(1));
+                    }
+                }
+            }
+            return Optional.empty();
+        } catch (SQLException e) {
+            throw failed("the owner of context " + contextId, e);
+        }
+    }
+
+    /** Claims the conversation for {@code owner} unless someone has; returns the owner in force. */
+    String claimContext(String contextId, String owner) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO contexts AS x (context_id, state, owner)"
+                     + " VALUES (?, '', ?) ON CONFLICT (context_id) DO UPDATE SET owner = coalesce(x.owner, EXCLUDED.owner)"
+                     + " RETURNING x.owner")) {
+            ps.setString(1, contextId);
+            ps.setString(2, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw failed("the owner of context " + contextId + " (claiming)", e);
+        }
+    }
+
     Optional<String> contextState(String contextId) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ? AND state <> ''")) {
             ps.setString(1, contextId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();

@@ -34,6 +34,10 @@ final class TaskListing {
     private final List<Object> params = new ArrayList<>();
 
     private TaskListing(TaskQuery q) {
+        // A caller lists its own tasks only (README "Security"); a NULL owner is a task stored
+        // before owners were kept, the anonymous caller's.
+        where.add("coalesce(owner, '') = ?");
+        params.add(q.owner());
         if (!q.contextId().isEmpty()) {
             where.add("context_id = ?");
             params.add(q.contextId());

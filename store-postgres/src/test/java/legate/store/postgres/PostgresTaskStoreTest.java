@@ -279,6 +279,33 @@ class PostgresTaskStoreTest {
     }
 
     @Test
+    void ownersAreKeptWithTasksAndConversationsAndSurviveAReopen() {
+        // README "Security": a task belongs to the principal of its first event, a conversation to
+        // the one that claimed it or owns its tasks; ListTasks lists one owner's tasks; all of it
+        // survives a restart, and holds for every instance on the database.
+        Task alices = task("t1", TaskState.TASK_STATE_SUBMITTED);
+        store.append(new TaskEvent(1, opened(1, alices).event(), alices, "alice"), false);
+        store.append(new TaskEvent(2, status(2, moved(alices, TaskState.TASK_STATE_COMPLETED, 1)).event(),
+                moved(alices, TaskState.TASK_STATE_COMPLETED, 1), "alice"), true);
+        Task anonymous = task("t2", TaskState.TASK_STATE_WORKING);
+        store.append(opened(1, anonymous), true);
+        assertThat(store.claimContext("chosen", "carol")).isEqualTo("carol");
+        assertThat(store.claimContext("chosen", "dave")).isEqualTo("carol");
+        store.close();
+        store = PostgresTaskStore.open(url);
+        assertThat(store.load("t1")).get().extracting(StoredTask::owner).isEqualTo("alice");
+        assertThat(store.load("t2")).get().extracting(StoredTask::owner).isEqualTo("");
+        assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "", "alice")).tasks())
+                .extracting(Task::getId).containsExactly("t1");
+        assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).tasks())
+                .extracting(Task::getId).containsExactly("t2");
+        assertThat(store.contextOwner(alices.getContextId())).contains("alice");
+        assertThat(store.contextOwner("chosen")).contains("carol");
+        assertThat(store.contextOwner("nobody's")).isEmpty();
+        assertThat(store.contextState("chosen")).isEmpty();
+    }
+
+    @Test
     void whatADurableAppendAcknowledgedIsThereForTheNextProcess() {
         // Acknowledge after commit: a durable append returns once it and everything before it is
         // committed, so a new store on the same database (a restarted process) reads all of it.

@@ -28,7 +28,7 @@ import lf.a2a.v1.Task;
  */
 final class GroupCommit implements Runnable {
     private static final String INSERT_TASK = "INSERT INTO tasks (state, status_seconds, status_nanos, last_seq, task,"
-            + " key, id, context_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+            + " key, id, context_id, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String UPDATE_TASK = "UPDATE tasks SET state = ?, status_seconds = ?, status_nanos = ?,"
             + " last_seq = ?, task = ? WHERE key = ?";
 
@@ -162,6 +162,7 @@ final class GroupCommit implements Runnable {
             if (!a.log().inFile) {
                 row.setString(7, t.getId());
                 row.setString(8, t.getContextId());
+                row.setString(9, a.log().owner());
             }
             row.addBatch();
             inserts |= row == insertTask;

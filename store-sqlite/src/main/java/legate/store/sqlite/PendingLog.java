@@ -23,6 +23,8 @@ final class PendingLog {
     boolean inFile;
     /** The sequence number of the task's latest event, committed or not. */
     private long lastSeq;
+    /** Whose task it is: the file's row says, or else the task's first event. */
+    private String owner;
     /** The task after {@link #lastSeq} until that is committed; null after. */
     private StoredTask latest;
     private final ArrayDeque<LoggedEvent> events = new ArrayDeque<>();
@@ -37,11 +39,12 @@ final class PendingLog {
         this.key = committed.key();
         this.inFile = committed.key() != 0;
         this.lastSeq = committed.lastSeq();
+        this.owner = committed.owner();
     }
 
-    /** What the file holds of a task: its key and latest sequence number, both 0 when nothing. */
-    record Committed(long key, long lastSeq) {
-        static final Committed NOTHING = new Committed(0, 0);
+    /** What the file holds of a task: its key, latest sequence number and owner; 0, 0, "" when nothing. */
+    record Committed(long key, long lastSeq, String owner) {
+        static final Committed NOTHING = new Committed(0, 0, "");
     }
 
     /**
@@ -58,10 +61,18 @@ final class PendingLog {
             throw new IllegalStateException("event " + event.seq() + " of task " + taskId
                     + " does not follow its latest event, " + lastSeq);
         }
+        if (lastSeq == 0) {
+            owner = event.owner();
+        }
         lastSeq = event.seq();
-        latest = new StoredTask(event.task(), event.seq());
+        latest = new StoredTask(event.task(), event.seq(), owner);
         events.add(new LoggedEvent(event.seq(), event.event()));
         return true;
+    }
+
+    /** The principal the task belongs to, for the writer's insert of its row. */
+    synchronized String owner() {
+        return owner;
     }
 
     synchronized StoredTask latest() {

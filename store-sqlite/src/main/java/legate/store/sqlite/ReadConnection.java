@@ -26,27 +26,31 @@ final class ReadConnection implements AutoCloseable {
     private final PreparedStatement events;
     private final PreparedStatement context;
     private final PreparedStatement unsettled;
+    private final PreparedStatement claimed;
+    private final PreparedStatement taskOwner;
 
     ReadConnection(Connection c) throws SQLException {
         this.c = c;
-        this.task = c.prepareStatement("SELECT task, last_seq FROM tasks WHERE id = ?");
+        this.task = c.prepareStatement("SELECT task, last_seq, owner FROM tasks WHERE id = ?");
         // An aggregate, so a row comes back for an unknown task too: on a statement that ends without
         // a row, the driver runs a BEGIN and a COMMIT to honour autocommit, and most lookups here
         // are for new tasks.
-        this.committed = c.prepareStatement("SELECT coalesce(max(key), 0), coalesce(max(last_seq), 0) FROM tasks"
-                + " WHERE id = ?");
+        this.committed = c.prepareStatement("SELECT coalesce(max(key), 0), coalesce(max(last_seq), 0),"
+                + " coalesce(max(owner), '') FROM tasks WHERE id = ?");
         this.events = c.prepareStatement("SELECT e.seq, e.event FROM tasks t JOIN events e ON e.task_key = t.key"
                 + " WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
-        this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ?");
+        this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ? AND state <> ''");
+        this.claimed = c.prepareStatement("SELECT owner FROM contexts WHERE context_id = ? AND owner IS NOT NULL");
+        this.taskOwner = c.prepareStatement("SELECT owner FROM tasks WHERE context_id = ? LIMIT 1");
         // The partial index's own condition, word for word, so SQLite uses it.
-        this.unsettled = c.prepareStatement("SELECT id, task, last_seq FROM tasks"
+        this.unsettled = c.prepareStatement("SELECT id, task, last_seq, owner FROM tasks"
                 + " WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')");
     }
 
     Optional<StoredTask> load(String taskId) throws SQLException {
         task.setString(1, taskId);
         try (ResultSet r = task.executeQuery()) {
-            return r.next() ? Optional.of(new StoredTask(decodeTask(r.getBytes(1), taskId), r.getLong(2)))
+            return r.next() ? Optional.of(new StoredTask(decodeTask(r.getBytes(1), taskId), r.getLong(2), r.getString(3)))
                     : Optional.empty();
         }
     }
@@ -57,7 +61,7 @@ final class ReadConnection implements AutoCloseable {
         try (ResultSet r = committed.executeQuery()) {
             r.next();
             long key = r.getLong(1);
-            return key == 0 ? PendingLog.Committed.NOTHING : new PendingLog.Committed(key, r.getLong(2));
+            return key == 0 ? PendingLog.Committed.NOTHING : new PendingLog.Committed(key, r.getLong(2), r.getString(3));
         }
     }
 
@@ -81,12 +85,25 @@ final class ReadConnection implements AutoCloseable {
         }
     }
 
+    /** Who claimed the conversation, else the owner of a task in it (committed ones: flush first). */
+    Optional<String> contextOwner(String contextId) throws SQLException {
+        for (PreparedStatement s : List.of(claimed, taskOwner)) {
+            s.setString(1, contextId);
+            try (ResultSet r = s.executeQuery()) {
+                if (r.next()) {
+                    return Optional.of(r.getString(1));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The tasks whose latest state is SUBMITTED or WORKING. */
     List<StoredTask> unsettled() throws SQLException {
         List<StoredTask> out = new ArrayList<>();
         try (ResultSet r = unsettled.executeQuery()) {
             while (r.next()) {
-                out.add(new StoredTask(decodeTask(r.getBytes(2), r.getString(1)), r.getLong(3)));
+                out.add(new StoredTask(decodeTask(r.getBytes(2), r.getString(1)), r.getLong(3), r.getString(4)));
             }
         }
         return out;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -195,6 +196,31 @@ public final class SqliteTaskStore implements TaskStore {
                 return total;
             }
         }
+    }
+
+    @Override
+    public Optional<String> contextOwner(String contextId) {
+        // The tasks of the conversation may still be on their way to the file.
+        flush();
+        return reads.read("the owner of context " + contextId, c -> c.contextOwner(contextId));
+    }
+
+    @Override
+    public String claimContext(String contextId, String owner) {
+        return submit(new Job<>(c -> {
+            try (PreparedStatement claim = c.prepareStatement("INSERT INTO contexts (context_id, state, owner)"
+                    + " VALUES (?, '', ?) ON CONFLICT (context_id) DO UPDATE SET owner = coalesce(contexts.owner, excluded.owner)");
+                 PreparedStatement read = c.prepareStatement("SELECT owner FROM contexts WHERE context_id = ?")) {
+                claim.setString(1, contextId);
+                claim.setString(2, owner);
+                claim.executeUpdate();
+                read.setString(1, contextId);
+                try (ResultSet r = read.executeQuery()) {
+                    r.next();
+                    return r.getString(1);
+                }
+            }
+        }));
     }
 
     @Override

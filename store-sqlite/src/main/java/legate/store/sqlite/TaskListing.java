@@ -30,8 +30,10 @@ final class TaskListing {
 
     static TaskPage list(Connection c, TaskQuery query) throws SQLException {
         PageToken after = query.pageToken().isEmpty() ? null : PageToken.decode(query.pageToken());
-        StringBuilder where = new StringBuilder(" FROM tasks WHERE 1 = 1");
+        // A caller lists its own tasks only (README "Security").
+        StringBuilder where = new StringBuilder(" FROM tasks WHERE owner = ?");
         List<Object> args = new ArrayList<>();
+        args.add(query.owner());
         if (!query.contextId().isEmpty()) {
             where.append(" AND context_id = ?");
             args.add(query.contextId());

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import legate.a2a.server.task.StoredTask;
+import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaTest {
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-    private static final Schema NEXT = Schema.CURRENT.plus("db/sqlite-test/V2__probe.sql");
+    private static final Schema NEXT = Schema.CURRENT.plus("db/sqlite-test/V3__probe.sql");
 
     @TempDir
     Path dir;
@@ -63,9 +64,31 @@ class SchemaTest {
             assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));
             store.append(h.status(TaskState.TASK_STATE_COMPLETED, T0.plusSeconds(1), "Done."), true);
         }
-        assertThat(pragma("user_version")).isEqualTo(2);
+        assertThat(pragma("user_version")).isEqualTo(3);
         assertThat(scalar("SELECT count(*) FROM probe")).isEqualTo(0);
-        assertThat(scalar("SELECT count(*) FROM tasks WHERE owner = ''")).isEqualTo(1);
+        assertThat(scalar("SELECT count(*) FROM tasks WHERE probe_note = ''")).isEqualTo(1);
+    }
+
+    // README "Security": tasks stored before owners were kept are the anonymous caller's after the upgrade.
+    @Test
+    void aFileFromBeforeOwnersIsUpgradedAndItsTasksAreTheAnonymousCallers() throws SQLException {
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        try (SqliteTaskStore store = open(Schema.CURRENT)) {
+            store.append(h.created(), true);
+        }
+        // Back to the version-1 schema, as a file written before owners were kept.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file()); Statement s = c.createStatement()) {
+            s.executeUpdate("DROP INDEX tasks_by_owner");
+            s.executeUpdate("ALTER TABLE tasks DROP COLUMN owner");
+            s.executeUpdate("ALTER TABLE contexts DROP COLUMN owner");
+            s.executeUpdate("PRAGMA user_version = 1");
+        }
+        try (SqliteTaskStore store = open(Schema.CURRENT)) {
+            assertThat(store.load("t1")).contains(new StoredTask(h.task(), 1, ""));
+            assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).totalSize()).isEqualTo(1);
+            assertThat(store.contextOwner("c1")).contains("");
+        }
+        assertThat(pragma("user_version")).isEqualTo(2);
     }
 
     @Test
@@ -73,9 +96,9 @@ class SchemaTest {
         currentFileWithATask();
         open(NEXT).close();
         assertThatThrownBy(() -> open(Schema.CURRENT)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("legate.db has schema version 2, newer than the 1 this build of Legate knows");
-        assertThat(pragma("user_version")).isEqualTo(2);
-        // Refusing released the file: the build that knows version 2 opens it.
+                .hasMessageContaining("legate.db has schema version 3, newer than the 2 this build of Legate knows");
+        assertThat(pragma("user_version")).isEqualTo(3);
+        // Refusing released the file: the build that knows version 3 opens it.
         try (SqliteTaskStore store = open(NEXT)) {
             assertThat(store.load("t1")).isPresent();
         }
@@ -84,11 +107,11 @@ class SchemaTest {
     @Test
     void aMigrationThatFailsLeavesTheFileAtItsVersion() throws SQLException {
         TaskHistory h = currentFileWithATask();
-        assertThatThrownBy(() -> open(Schema.CURRENT.plus("db/sqlite-test/V2__broken.sql")))
+        assertThatThrownBy(() -> open(Schema.CURRENT.plus("db/sqlite-test/V3__broken.sql")))
                 .isInstanceOf(SqliteStoreException.class)
                 .hasMessageContaining("cannot upgrade")
-                .hasMessageContaining("to schema version 2 (db/sqlite-test/V2__broken.sql)");
-        assertThat(pragma("user_version")).isEqualTo(1);
+                .hasMessageContaining("to schema version 3 (db/sqlite-test/V3__broken.sql)");
+        assertThat(pragma("user_version")).isEqualTo(2);
         assertThat(scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'")).isZero();
         try (SqliteTaskStore store = open(Schema.CURRENT)) {
             assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));

@@ -288,4 +288,48 @@ class SqliteTaskStoreTest {
             return r.getLong(1);
         }
     }
+
+    private static TaskEvent owned(TaskEvent e, String owner) {
+        return new TaskEvent(e.seq(), e.event(), e.task(), owner);
+    }
+
+    @Test
+    void ownersAreKeptWithTasksAndConversationsAndSurviveAReopen() {
+        // README "Security": a task belongs to the principal of its first event, a conversation to
+        // the one that claimed it or owns its tasks; ListTasks lists one owner's tasks; all of it
+        // survives a restart.
+        SqliteTaskStore store = open();
+        TaskHistory a = new TaskHistory("t1", "c1", T0);
+        store.append(owned(a.created(), "alice"), false);
+        assertThat(store.load("t1")).get().extracting(StoredTask::owner).isEqualTo("alice");
+        store.append(owned(a.status(TaskState.TASK_STATE_COMPLETED, T0.plusMillis(1), "Done."), "alice"), true);
+        TaskHistory b = new TaskHistory("t2", "c2", T0.plusMillis(2));
+        store.append(owned(b.created(), "bob"), true);
+        TaskHistory anonymous = new TaskHistory("t3", "c3", T0.plusMillis(3));
+        store.append(anonymous.created(), true);
+        assertThat(store.claimContext("chosen", "carol")).isEqualTo("carol");
+        assertThat(store.claimContext("chosen", "dave")).isEqualTo("carol");
+        store.close();
+
+        SqliteTaskStore again = open();
+        assertThat(again.load("t1")).get().extracting(StoredTask::owner).isEqualTo("alice");
+        assertThat(again.load("t3")).get().extracting(StoredTask::owner).isEqualTo("");
+        assertThat(again.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "", "alice")).tasks())
+                .extracting(Task::getId).containsExactly("t1");
+        assertThat(again.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).tasks())
+                .extracting(Task::getId).containsExactly("t3");
+        assertThat(again.list(new TaskQuery("c1", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "", "bob")).totalSize())
+                .isZero();
+        assertThat(again.contextOwner("c1")).contains("alice");
+        assertThat(again.contextOwner("c2")).contains("bob");
+        assertThat(again.contextOwner("c3")).contains("");
+        assertThat(again.contextOwner("chosen")).contains("carol");
+        assertThat(again.contextOwner("nobody's")).isEmpty();
+        assertThat(again.claimContext("chosen", "dave")).isEqualTo("carol");
+        // A claim keeps no executor state: the bridge sees none until it saves some.
+        assertThat(again.contextState("chosen")).isEmpty();
+        again.saveContextState("chosen", "{\"sessionId\":\"s1\"}");
+        assertThat(again.contextOwner("chosen")).contains("carol");
+        assertThat(again.contextState("chosen")).contains("{\"sessionId\":\"s1\"}");
+    }
 }

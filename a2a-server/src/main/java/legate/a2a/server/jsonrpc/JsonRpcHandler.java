@@ -16,11 +16,15 @@ import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
+import legate.a2a.server.Principal;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
 import legate.a2a.server.observe.HttpFieldsGetter;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.RunsElsewhere;
 import legate.a2a.server.task.ServerStopping;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
@@ -41,8 +45,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The A2A JSON-RPC 2.0 binding over HTTP (A2A §9). One request is handled in one blocking pass on
- * its own virtual thread, in this order: content type, body size, JSON, A2A-Version, envelope,
- * method, params, dispatch; each step that fails answers with its own code and stops.
+ * its own virtual thread, in this order: credential, content type, body size, JSON, A2A-Version,
+ * envelope, method, params, dispatch; each step that fails answers with its own code and stops. A
+ * request the handler finds belongs to a conversation another instance runs ({@link RunsElsewhere})
+ * is forwarded there as it came ({@link PeerForwarding}), credentials included: that instance
+ * authenticates the caller again.
  *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
@@ -52,27 +59,43 @@ public final class JsonRpcHandler extends Handler.Abstract {
     public static final String BINDING = "jsonrpc";
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
+    private final CallerAuthentication authentication;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
     private final Scheduler scheduler;
     private final ServerMetrics metrics;
     private final Tracing tracing;
+    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
+    private volatile PeerForwarding forwarding;
 
     /**
      * @param scheduler runs the keep-alive sweep of open streams (the server's own scheduler)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive) {
+        this(handler, authentication, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+    }
+
+    /** The same, with no authentication (every caller anonymous). */
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
-        this(handler, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
     }
 
     /** The same, counting each request into {@code metrics} and, when tracing is on, tracing it. */
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive,
                           ServerMetrics metrics, Tracing tracing) {
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, metrics, tracing);
+    }
+
+    /** The same, authenticating callers with {@code authentication}, counting and tracing each request. */
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing) {
         super(InvocationType.BLOCKING);
         this.metrics = metrics;
         this.tracing = tracing;
         this.methods = MethodTable.table(handler);
+        this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
         this.scheduler = scheduler;
@@ -97,14 +120,17 @@ public final class JsonRpcHandler extends Handler.Abstract {
      * Counts the request and ends its span, once per request, before its answer is written.
      *
      * @param method the A2A method ("unknown" when Legate serves none of that name, "none" when unread)
-     * @param code {@link ServerMetrics#OK} or the error code it was answered with
+     * @param code {@link ServerMetrics#OK}, {@link ServerMetrics#FORWARDED} or the error code it was answered with
      */
     private void done(String method, int code, long start, Span span) {
         metrics.request(BINDING, method, code, System.nanoTime() - start);
         if (span != null) {
             span.updateName(method);
             span.setAttribute("rpc.method", method);
-            if (code != ServerMetrics.OK) {
+            if (code == ServerMetrics.FORWARDED) {
+                // Answered by the instance that runs the conversation; its own span (child of this one) says how.
+                span.setAttribute("a2a.forwarded", true);
+            } else if (code != ServerMetrics.OK) {
                 span.setAttribute("rpc.jsonrpc.error_code", code);
                 span.setStatus(StatusCode.ERROR);
             }
@@ -127,13 +153,29 @@ public final class JsonRpcHandler extends Handler.Abstract {
             return;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
-        boolean bodyRead = false;
+        byte[] body = null;
         String methodName = "none";
         boolean counted = false;
+        Principal caller;
+        try {
+            // PROTOCOL (A2A §7, §3.3.2): every method but the public card needs a credential; a
+            // caller without one is answered 401 before its body is read, so it learns nothing.
+            caller = authentication.authenticate(request.getHeaders());
+        } catch (Unauthenticated e) {
+            done(methodName, e.error().code(), start, span);
+            LOG.info("refused a request from {}: {}", Request.getRemoteAddr(request), e.why());
+            for (String challenge : e.challenges()) {
+                response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, challenge);
+            }
+            // Answered before the body was read: the rest is read before the close (LingeringClose).
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            reply(response, LingeringClose.after(request, callback, scheduler), e.error().httpStatus(),
+                    ErrorBody.of(id, e));
+            return;
+        }
         try {
             checkContentType(request);
-            byte[] body = readBody(request);
-            bodyRead = true;
+            body = readBody(request);
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
             checkVersion(request);
@@ -150,7 +192,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            MethodResult result = method.call(params, request.getHeaders());
+            MethodResult result = method.call(params, request.getHeaders(), caller);
             // Counted before the answer leaves: a scrape that follows the answer sees it.
             done(methodName, ServerMetrics.OK, start, span);
             counted = true;
@@ -159,24 +201,54 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
+        } catch (RunsElsewhere e) {
+            if (!counted) {
+                done(methodName, ServerMetrics.FORWARDED, start, span);
+            }
+            forward(request, body, e, response, callback, id);
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
             A2aException refusal = new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage());
             if (!counted) {
                 done(methodName, refusal.error().code(), start, span);
             }
-            refuse(request, response, callback, id, refusal, bodyRead);
+            refuse(request, response, callback, id, refusal, body != null);
         } catch (A2aException e) {
             if (!counted) {
                 done(methodName, e.error().code(), start, span);
             }
-            refuse(request, response, callback, id, e, bodyRead);
+            refuse(request, response, callback, id, e, body != null);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
             if (!counted) {
                 done(methodName, A2aError.INTERNAL.code(), start, span);
             }
-            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), bodyRead);
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), body != null);
+        }
+    }
+
+    /** The request belongs to a conversation another instance runs: it answers, through this one. */
+    private void forward(Request request, byte[] body, RunsElsewhere e, Response response, Callback callback, JsonNode id) {
+        if (request.getHeaders().contains(PeerForwarding.FORWARDED)) {
+            refuse(request, response, callback, id, A2aError.INTERNAL.exception("this request was forwarded here by"
+                    + " another instance of the agent, but its conversation runs on " + e.instanceUrl()
+                    + " (it moved meanwhile); send it again"), true);
+            return;
+        }
+        PeerForwarding f = forwarding;
+        if (f == null) {
+            synchronized (this) {
+                f = forwarding;
+                if (f == null) {
+                    f = new PeerForwarding();
+                    forwarding = f;
+                }
+            }
+        }
+        try {
+            f.forward(request, body, e.instanceUrl(), response, callback);
+        } catch (A2aException unreachable) {
+            refuse(request, response, callback, id, unreachable, true);
         }
     }
 

@@ -26,7 +26,8 @@ import lf.a2a.v1.SubscribeToTaskRequest;
 
 /**
  * The method table of the JSON-RPC binding: each A2A method name (legate.a2a.model.A2aMethods)
- * mapped to the request handler call that answers it. A name not in the table gets -32601.
+ * mapped to the request handler call that answers it, as the authenticated caller. A name not in
+ * the table gets -32601.
  */
 final class MethodTable {
     /** The SSE header (HTML Living Standard §9.2.4) an EventSource sends when it reconnects: the last id it read. */
@@ -37,37 +38,37 @@ final class MethodTable {
 
     static Map<String, JsonRpcMethod> table(RequestHandler h) {
         return Map.ofEntries(
-                Map.entry(SEND_MESSAGE, (p, headers) -> unary(ProtoJson.print(
-                        h.sendMessage(params(p, SendMessageRequest.newBuilder()).build())))),
-                Map.entry(SEND_STREAMING_MESSAGE, (p, headers) -> new MethodResult.Stream(
-                        h.sendStreamingMessage(params(p, SendMessageRequest.newBuilder()).build()))),
+                Map.entry(SEND_MESSAGE, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.sendMessage(params(p, SendMessageRequest.newBuilder()).build(), caller)))),
+                Map.entry(SEND_STREAMING_MESSAGE, (p, headers, caller) -> new MethodResult.Stream(
+                        h.sendStreamingMessage(params(p, SendMessageRequest.newBuilder()).build(), caller))),
                 // PROTOCOL (A2A §9.4): GetTask and CancelTask answer a bare Task, not a wrapper.
-                Map.entry(GET_TASK, (p, headers) -> unary(ProtoJson.print(
-                        h.getTask(params(p, GetTaskRequest.newBuilder()).build())))),
-                Map.entry(LIST_TASKS, (p, headers) -> {
+                Map.entry(GET_TASK, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.getTask(params(p, GetTaskRequest.newBuilder()).build(), caller)))),
+                Map.entry(LIST_TASKS, (p, headers, caller) -> {
                     ListTasksRequest req = params(p, ListTasksRequest.newBuilder()).build();
-                    return unary(ProtoJson.printListTasks(h.listTasks(req),
+                    return unary(ProtoJson.printListTasks(h.listTasks(req, caller),
                             req.hasIncludeArtifacts() && req.getIncludeArtifacts()));
                 }),
-                Map.entry(CANCEL_TASK, (p, headers) -> unary(ProtoJson.print(
-                        h.cancelTask(params(p, CancelTaskRequest.newBuilder()).build())))),
+                Map.entry(CANCEL_TASK, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.cancelTask(params(p, CancelTaskRequest.newBuilder()).build(), caller)))),
                 // The resumable-streams extension (README "Tasks that last"): a Last-Event-ID resumes a cut stream.
-                Map.entry(SUBSCRIBE_TO_TASK, (p, headers) -> new MethodResult.Stream(
+                Map.entry(SUBSCRIBE_TO_TASK, (p, headers, caller) -> new MethodResult.Stream(
                         h.subscribeToTask(params(p, SubscribeToTaskRequest.newBuilder()).build(),
-                                headers.get(LAST_EVENT_ID)))),
-                Map.entry(CREATE_PUSH_CONFIG, (p, headers) -> {
+                                headers.get(LAST_EVENT_ID), caller))),
+                Map.entry(CREATE_PUSH_CONFIG, (p, headers, caller) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(GET_PUSH_CONFIG, (p, headers) -> {
+                Map.entry(GET_PUSH_CONFIG, (p, headers, caller) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(LIST_PUSH_CONFIGS, (p, headers) -> {
+                Map.entry(LIST_PUSH_CONFIGS, (p, headers, caller) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(DELETE_PUSH_CONFIG, (p, headers) -> {
+                Map.entry(DELETE_PUSH_CONFIG, (p, headers, caller) -> {
                     throw h.pushNotSupported();
                 }),
-                Map.entry(GET_EXTENDED_AGENT_CARD, (p, headers) -> unary(ProtoJson.print(h.extendedAgentCard()))));
+                Map.entry(GET_EXTENDED_AGENT_CARD, (p, headers, caller) -> unary(ProtoJson.print(h.extendedAgentCard()))));
     }
 
     /** Methods whose params may be omitted (PEER @a2a-js/sdk 1.2.0 allows it for this one only). */

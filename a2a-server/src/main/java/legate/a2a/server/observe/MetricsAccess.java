@@ -3,6 +3,9 @@ package legate.a2a.server.observe;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.function.Predicate;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Unauthenticated;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -29,10 +32,35 @@ public sealed interface MetricsAccess {
     }
 
     /**
-     * SEAM: the A2A endpoints' authentication decides (bearer, API key, JWT) once it exists; the
+     * The A2A endpoints' authentication decides (bearer, API key, JWT), METRICS_TOKEN beside it; the
      * predicate says whether the request's credentials may read the metrics.
      */
     record Authenticated(Predicate<Request> allows) implements MetricsAccess {
+    }
+
+    /**
+     * The rule of METRICS_TOKEN, and with an A2A scheme configured ({@code auth} enabled) also the
+     * credentials the A2A endpoints accept: either one reads the metrics, on any bind.
+     *
+     * @param where the listener, for the refusal's message ("0.0.0.0:8080")
+     */
+    static MetricsAccess of(String token, boolean loopbackBind, String where, CallerAuthentication auth) {
+        if (!auth.isEnabled()) {
+            return of(token, loopbackBind, where);
+        }
+        Token metricsToken = token == null || token.isBlank() ? null
+                : new Token(token.strip().getBytes(StandardCharsets.UTF_8));
+        return new Authenticated(request -> {
+            if (metricsToken != null && metricsToken.matches(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+                return true;
+            }
+            try {
+                auth.authenticate(request.getHeaders());
+                return true;
+            } catch (Unauthenticated refused) {
+                return false;
+            }
+        });
     }
 
     /**

@@ -33,6 +33,8 @@ public final class ServerMetrics {
             Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(300)};
     /** The outcome label of a request answered without an error. */
     public static final int OK = 0;
+    /** The outcome label of a request another instance answered (A2A_INSTANCE_URL forwarding). */
+    public static final int FORWARDED = 1;
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** binding → method → outcome code → timer. */
@@ -96,11 +98,15 @@ public final class ServerMetrics {
             timer = requests.computeIfAbsent(binding, b -> new ConcurrentHashMap<>())
                     .computeIfAbsent(method, m -> new ConcurrentHashMap<>())
                     .computeIfAbsent(outcome, o -> Timer.builder("legate.a2a.requests")
-                            .description("A2A requests answered, by binding, method and outcome (ok or the error code)")
-                            .tags("binding", binding, "method", method, "outcome", o == OK ? "ok" : Integer.toString(o))
+                            .description("A2A requests answered, by binding, method and outcome (ok, forwarded or the error code)")
+                            .tags("binding", binding, "method", method, "outcome", outcomeLabel(o))
                             .serviceLevelObjectives(BUCKETS).register(registry));
         }
         timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static String outcomeLabel(int outcome) {
+        return outcome == OK ? "ok" : outcome == FORWARDED ? "forwarded" : Integer.toString(outcome);
     }
 
     /** A running turn's task moved from {@code from} (null: none yet) to {@code to} (null: the turn ended). */

@@ -74,6 +74,21 @@ public final class TimedTaskStore implements TaskStore {
     }
 
     @Override
+    public Optional<String> contextOwner(String contextId) {
+        long start = System.nanoTime();
+        try {
+            return store.contextOwner(contextId);
+        } finally {
+            metrics.storeRead(System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public String claimContext(String contextId, String owner) {
+        return store.claimContext(contextId, owner);
+    }
+
+    @Override
     public Optional<String> contextState(String contextId) {
         return store.contextState(contextId);
     }

@@ -42,6 +42,7 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, Stored> tasks = new ConcurrentHashMap<>();
     private final Map<String, Log> logs = new ConcurrentHashMap<>();
     private final Map<String, String> contexts = new ConcurrentHashMap<>();
+    private final Map<String, ContextOwner> contextOwners = new ConcurrentHashMap<>();
     private final int maxFinished;
     // Ids of terminal tasks, oldest first. An id retention already deleted stays until it is polled
     // and counts meanwhile, so the bound holds; it is older than every id after it, so it goes first.
@@ -63,12 +64,16 @@ public final class InMemoryTaskStore implements TaskStore {
 
     /** A task as kept: the task or its encoding, and what {@link #list} reads without decoding. */
     private record Stored(String id, String contextId, TaskState state, Instant statusTime, Task live, byte[] encoded,
-                          long lastSeq) {
-        static Stored of(Task t, long lastSeq) {
+                          long lastSeq, String owner) {
+        static Stored of(Task t, long lastSeq, String owner) {
             TaskState state = t.getStatus().getState();
             boolean settled = TaskStates.endsTurn(state);
             return new Stored(t.getId(), t.getContextId(), state, key(t.getStatus().getTimestamp()),
-                    settled ? null : t, settled ? t.toByteArray() : null, lastSeq);
+                    settled ? null : t, settled ? t.toByteArray() : null, lastSeq, owner);
+        }
+
+        StoredTask stored() {
+            return new StoredTask(task(), lastSeq, owner);
         }
 
         Task task() {
@@ -80,6 +85,16 @@ public final class InMemoryTaskStore implements TaskStore {
             } catch (InvalidProtocolBufferException e) {
                 throw new IllegalStateException("a stored task no longer decodes: " + id, e);
             }
+        }
+    }
+
+    /**
+     * A conversation's owner and how many stored tasks it has: the entry goes with its last task,
+     * so the map is bounded as the tasks are. A claim without a task yet counts zero.
+     */
+    private record ContextOwner(String owner, int tasks) {
+        ContextOwner plusTask() {
+            return new ContextOwner(owner, tasks + 1);
         }
     }
 
@@ -107,15 +122,21 @@ public final class InMemoryTaskStore implements TaskStore {
     @Override
     public Optional<StoredTask> load(String taskId) {
         Stored s = tasks.get(taskId);
-        return s == null ? Optional.empty() : Optional.of(new StoredTask(s.task(), s.lastSeq()));
+        return s == null ? Optional.empty() : Optional.of(s.stored());
     }
 
     @Override
     public void append(TaskEvent event, boolean durable) {
         String id = event.taskId();
         logs.computeIfAbsent(id, x -> new Log()).add(event.seq(), event.event());
-        Stored after = Stored.of(event.task(), event.seq());
+        Stored previous = tasks.get(id);
+        // The owner is the first event's, and never changes after.
+        String owner = previous == null ? event.owner() : previous.owner();
+        Stored after = Stored.of(event.task(), event.seq(), owner);
         Stored before = tasks.put(id, after);
+        if (before == null) {
+            contextOwners.merge(after.contextId(), new ContextOwner(owner, 1), (held, added) -> held.plusTask());
+        }
         // PROTOCOL (A2A §3.1.3): a terminal task never changes again, so each task finishes once.
         if (TaskStates.isTerminal(after.state()) && (before == null || !TaskStates.isTerminal(before.state()))) {
             finished.add(id);
@@ -135,6 +156,7 @@ public final class InMemoryTaskStore implements TaskStore {
             Stored s = tasks.get(oldest);
             if (s != null && TaskStates.isTerminal(s.state()) && tasks.remove(oldest, s)) {
                 logs.remove(oldest);
+                taskGone(s);
             }
         }
     }
@@ -163,7 +185,7 @@ public final class InMemoryTaskStore implements TaskStore {
         List<StoredTask> out = new ArrayList<>();
         for (Stored s : tasks.values()) {
             if (s.state() == TaskState.TASK_STATE_SUBMITTED || s.state() == TaskState.TASK_STATE_WORKING) {
-                out.add(new StoredTask(s.task(), s.lastSeq()));
+                out.add(s.stored());
             }
         }
         return out;
@@ -175,10 +197,28 @@ public final class InMemoryTaskStore implements TaskStore {
         for (Stored s : tasks.values()) {
             if (TaskStates.isTerminal(s.state()) && s.statusTime().isBefore(cutoff) && tasks.remove(s.id(), s)) {
                 logs.remove(s.id());
+                taskGone(s);
                 deleted++;
             }
         }
         return deleted;
+    }
+
+    private void taskGone(Stored s) {
+        contextOwners.computeIfPresent(s.contextId(),
+                (id, held) -> held.tasks() <= 1 ? null : new ContextOwner(held.owner(), held.tasks() - 1));
+    }
+
+    @Override
+    public Optional<String> contextOwner(String contextId) {
+        ContextOwner held = contextOwners.get(contextId);
+        return held == null ? Optional.empty() : Optional.of(held.owner());
+    }
+
+    @Override
+    public String claimContext(String contextId, String owner) {
+        ContextOwner held = contextOwners.putIfAbsent(contextId, new ContextOwner(owner, 0));
+        return held == null ? owner : held.owner();
     }
 
     @Override
@@ -196,6 +236,9 @@ public final class InMemoryTaskStore implements TaskStore {
         PageToken after = query.pageToken().isEmpty() ? null : PageToken.decode(query.pageToken());
         List<Stored> matching = new ArrayList<>();
         for (Stored t : tasks.values()) {
+            if (!query.owner().equals(t.owner())) {
+                continue;
+            }
             if (!query.contextId().isEmpty() && !query.contextId().equals(t.contextId())) {
                 continue;
             }

@@ -24,9 +24,9 @@ final class MessageSending {
     }
 
     /** Blocking unless {@code returnImmediately}: answers once the turn has something to act on. */
-    SendMessageResponse send(SendMessageRequest request) {
+    SendMessageResponse send(SendMessageRequest request, String owner) {
         // returnImmediately answers with the new task itself: its first event must outlive a crash.
-        TurnLauncher.Turn turn = open(request, request.getConfiguration().getReturnImmediately());
+        TurnLauncher.Turn turn = open(request, request.getConfiguration().getReturnImmediately(), owner);
         launcher.launch(turn);
         TaskRun run = turn.run();
         SendMessageConfiguration configuration = request.getConfiguration();
@@ -55,8 +55,8 @@ final class MessageSending {
     }
 
     /** Streaming: the subscription receives every event of the turn, the Task first. */
-    Subscription stream(SendMessageRequest request) {
-        TurnLauncher.Turn turn = open(request, false);
+    Subscription stream(SendMessageRequest request, String owner) {
+        TurnLauncher.Turn turn = open(request, false, owner);
         // Subscribed before the executor runs, so the stream misses nothing.
         Subscription events = turn.run().subscribe();
         launcher.launch(turn);
@@ -64,7 +64,7 @@ final class MessageSending {
     }
 
     /** @param answersWithFirstEvent the caller is answered with the turn's first event alone */
-    private TurnLauncher.Turn open(SendMessageRequest request, boolean answersWithFirstEvent) {
+    private TurnLauncher.Turn open(SendMessageRequest request, boolean answersWithFirstEvent, String owner) {
         if (!request.hasMessage()) {
             throw A2aError.INVALID_PARAMS.exception("params.message is required");
         }
@@ -79,7 +79,7 @@ final class MessageSending {
             throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
                     "this agent does not send push notifications (capabilities.pushNotifications is false)");
         }
-        return launcher.open(message, request.getConfiguration(), answersWithFirstEvent);
+        return launcher.open(message, request.getConfiguration(), answersWithFirstEvent, owner);
     }
 
     private static A2aException asA2a(Throwable t) {

@@ -30,6 +30,18 @@ record ParkedTask(StoredTask stored) {
         return ended(TaskState.TASK_STATE_CANCELED, CANCELED, now);
     }
 
+    /**
+     * The status update that ends FAILED a run whose instance was lost (its heartbeat stopped), as
+     * the next event of its log.
+     *
+     * @param instance which instance, as a person recognises it (its id and URL)
+     */
+    TaskEvent lost(String instance, Instant now) {
+        return ended(TaskState.TASK_STATE_FAILED, "Instance lost: " + instance + " was running this task and stopped"
+                + " answering (its heartbeat expired), so the run was interrupted and nothing more will come of it."
+                + " Send the request again as a new message.", now);
+    }
+
     /** The status update that ends a run a restart interrupted FAILED, as the next event of its log. */
     TaskEvent interrupted(Instant now) {
         return ended(TaskState.TASK_STATE_FAILED, INTERRUPTED, now);
@@ -55,6 +67,7 @@ record ParkedTask(StoredTask stored) {
                 .build();
         StreamResponse update = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
                 .setTaskId(task.getId()).setContextId(task.getContextId()).setStatus(status)).build();
-        return new TaskEvent(stored.lastSeq() + 1, update, task.toBuilder().setStatus(status).addHistory(said).build());
+        return new TaskEvent(stored.lastSeq() + 1, update, task.toBuilder().setStatus(status).addHistory(said).build(),
+                stored.owner());
     }
 }

@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.server.AgentExecutor;
+import legate.a2a.server.Principal;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentCard;
@@ -33,32 +34,78 @@ import lf.a2a.v1.Task;
  * binding passes through here, so a check that every operation needs (who the caller is, and
  * whether the task it names is theirs) belongs here, before the delegation. Where tasks are kept is
  * the {@link TaskStore}; the ordered events of a turn leave through its {@link TaskRun}.
+ *
+ * <p>Ownership is decided here, not in a binding: every operation takes the {@link Principal} the
+ * binding authenticated, and each task and conversation it touches must be that principal's (README
+ * "Security"). The overloads without a principal are the anonymous caller's, what a server that
+ * authenticates no one passes.
  */
 public final class RequestHandler implements AutoCloseable {
     private final AgentCard card;
+    private final AgentCard extendedCard;
     private final LiveTurns live;
     private final MessageSending sending;
     private final TaskReading reading;
     private final TaskCancelling cancelling;
     private final TaskSubscribing subscribing;
 
+    /** The operations of an instance alone on its store, with no extended card and no limit per caller. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns) {
-        this(executor, store, card, clock, ids, cancelWait, turns, new ServerMetrics(), Tracing.OFF);
+        this(executor, store, card, null, clock, ids, cancelWait, turns, TurnQuota.UNLIMITED, InstanceGroup.ALONE);
     }
 
     /** The same, counting turns into {@code metrics} and tracing each turn with {@code tracing}. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, ServerMetrics metrics,
                           Tracing tracing) {
+        this(executor, store, card, null, clock, ids, cancelWait, turns, TurnQuota.UNLIMITED, InstanceGroup.ALONE,
+                metrics, tracing);
+    }
+
+    /** The same, as one instance of {@code group} (see the full constructor). */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, InstanceGroup group) {
+        this(executor, store, card, null, clock, ids, cancelWait, turns, TurnQuota.UNLIMITED, group);
+    }
+
+    /** The same, alone on its store, with an extended card and a limit per caller (see the full constructor). */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal) {
+        this(executor, store, card, extendedCard, clock, ids, cancelWait, turns, maxTasksPerPrincipal,
+                InstanceGroup.ALONE);
+    }
+
+    /** The same, as one instance of {@code group}, counting nothing that is scraped and tracing nothing. */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
+                          InstanceGroup group) {
+        this(executor, store, card, extendedCard, clock, ids, cancelWait, turns, maxTasksPerPrincipal, group,
+                new ServerMetrics(), Tracing.OFF);
+    }
+
+    /**
+     * The operations of one instance of a {@code group}: a request for a conversation that runs on
+     * another instance throws {@link RunsElsewhere} before it has changed anything, for the binding
+     * to forward; a task running elsewhere is followed through the store.
+     *
+     * @param extendedCard what GetExtendedAgentCard answers, or null when none is configured
+     * @param maxTasksPerPrincipal the most tasks one principal may have running at once (0: no limit)
+     * @param metrics where turns are counted
+     * @param tracing traces each turn when on
+     */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
+                          InstanceGroup group, ServerMetrics metrics, Tracing tracing) {
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
+        this.extendedCard = extendedCard;
         this.reading = new TaskReading(store);
-        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns, live,
-                metrics, tracing));
-        this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait);
-        this.subscribing = new TaskSubscribing(reading, store, live);
+        this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
+                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing));
+        this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
+        this.subscribing = new TaskSubscribing(reading, store, live, group);
     }
 
     public AgentCard card() {
@@ -67,30 +114,58 @@ public final class RequestHandler implements AutoCloseable {
 
     /** SendMessage: blocking unless {@code returnImmediately}. */
     public SendMessageResponse sendMessage(SendMessageRequest request) {
-        return sending.send(request);
+        return sendMessage(request, Principal.ANONYMOUS);
+    }
+
+    /** SendMessage as {@code caller}: a new task is theirs; only their own task or conversation is continued. */
+    public SendMessageResponse sendMessage(SendMessageRequest request, Principal caller) {
+        return sending.send(request, caller.owner());
     }
 
     /** SendStreamingMessage: the subscription receives every event of the turn, the Task first. */
     public Subscription sendStreamingMessage(SendMessageRequest request) {
+        return sendStreamingMessage(request, Principal.ANONYMOUS);
+    }
+
+    public Subscription sendStreamingMessage(SendMessageRequest request, Principal caller) {
         requireStreaming();
-        return sending.stream(request);
+        return sending.stream(request, caller.owner());
     }
 
     public Task getTask(GetTaskRequest request) {
-        return reading.getTask(request);
+        return getTask(request, Principal.ANONYMOUS);
+    }
+
+    /** GetTask: another principal's task is -32001, exactly as a missing one. */
+    public Task getTask(GetTaskRequest request, Principal caller) {
+        return reading.getTask(request, caller.owner());
     }
 
     public ListTasksResponse listTasks(ListTasksRequest request) {
-        return reading.listTasks(request);
+        return listTasks(request, Principal.ANONYMOUS);
+    }
+
+    /** ListTasks: the caller's own tasks only. */
+    public ListTasksResponse listTasks(ListTasksRequest request, Principal caller) {
+        return reading.listTasks(request, caller.owner());
     }
 
     public Task cancelTask(CancelTaskRequest request) {
-        return cancelling.cancel(request);
+        return cancelTask(request, Principal.ANONYMOUS);
+    }
+
+    /** CancelTask: another principal's task is -32001, and its turn is never touched. */
+    public Task cancelTask(CancelTaskRequest request, Principal caller) {
+        return cancelling.cancel(request, caller.owner());
     }
 
     /** SubscribeToTask as the spec has it: the task's snapshot, then the live events of its turn. */
     public Subscription subscribeToTask(SubscribeToTaskRequest request) {
         return subscribeToTask(request, null);
+    }
+
+    public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId) {
+        return subscribeToTask(request, lastEventId, Principal.ANONYMOUS);
     }
 
     /**
@@ -100,9 +175,9 @@ public final class RequestHandler implements AutoCloseable {
      * @param lastEventId the {@code Last-Event-ID} the caller sent, as sent (-32602 unless a
      *                    non-negative integer); null for the spec's behaviour
      */
-    public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId) {
+    public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId, Principal caller) {
         requireStreaming();
-        return subscribing.subscribe(request, lastEventId);
+        return subscribing.subscribe(request, lastEventId, caller.owner());
     }
 
     /**
@@ -148,12 +223,19 @@ public final class RequestHandler implements AutoCloseable {
                 "this agent does not send push notifications (capabilities.pushNotifications is false)");
     }
 
-    /** PROTOCOL (A2A §3.1.11, §3.3.4): without capabilities.extendedAgentCard there is none to get. */
+    /**
+     * PROTOCOL (A2A §3.1.11, §3.3.4): without capabilities.extendedAgentCard there is none to get
+     * (-32004); declared but not configured is -32007. The binding has authenticated the caller with
+     * a scheme of the public card before this is reached, as §3.1.11 requires.
+     */
     public AgentCard extendedAgentCard() {
         if (!card.getCapabilities().getExtendedAgentCard()) {
             throw A2aError.UNSUPPORTED_OPERATION.exception(
                     "this agent has no extended agent card (capabilities.extendedAgentCard is false)");
         }
-        throw A2aError.EXTENDED_AGENT_CARD_NOT_CONFIGURED.exception("no extended agent card is configured");
+        if (extendedCard == null) {
+            throw A2aError.EXTENDED_AGENT_CARD_NOT_CONFIGURED.exception("no extended agent card is configured");
+        }
+        return extendedCard;
     }
 }

@@ -30,9 +30,11 @@ final class TaskCancelling {
     private final LiveTurns live;
     private final Clock clock;
     private final Duration cancelWait;
+    private final InstanceGroup group;
 
     TaskCancelling(AgentExecutor executor, TaskStore store, TaskReading reading, LiveTurns live, Clock clock,
-                   Duration cancelWait) {
+                   Duration cancelWait, InstanceGroup group) {
+        this.group = group;
         this.executor = executor;
         this.store = store;
         this.reading = reading;
@@ -46,14 +48,26 @@ final class TaskCancelling {
      * task only once it is CANCELED. A task that does not reach CANCELED within the wait is answered
      * with -32002 too: the caller must not believe a cancel that did not happen.
      */
-    Task cancel(CancelTaskRequest request) {
+    Task cancel(CancelTaskRequest request, String owner) {
         String id = request.getId();
+        // Before the running turn is even looked at: another principal's task is not there for the caller.
+        StoredTask owned = reading.findWithSeq(id, owner);
+        if (!group.alone() && live.get(id) == null) {
+            // The instance that runs the task's conversation cancels it: its turn, or the executor's
+            // hook for a parked task (the bridge's agent process lives there).
+            Task task = owned.task();
+            if (!TaskStates.isTerminal(task.getStatus().getState())) {
+                group.runnerElsewhere(task.getContextId()).ifPresent(url -> {
+                    throw new RunsElsewhere(task.getContextId(), url);
+                });
+            }
+        }
         TaskRun running = live.locked(id, () -> {
             TaskRun run = live.get(id);
             if (run != null && run.requestCancel()) {
                 return run;
             }
-            StoredTask storedTask = reading.storedWithSeq(id);
+            StoredTask storedTask = reading.storedWithSeq(id, owner);
             Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 throw A2aError.TASK_NOT_CANCELABLE.exception("Task " + id + " is already "
@@ -69,7 +83,7 @@ final class TaskCancelling {
             running.cancel.fire();
             awaitSettled(id, running);
         }
-        Task after = reading.find(id);
+        Task after = reading.find(id, owner);
         if (after.getStatus().getState() != TaskState.TASK_STATE_CANCELED) {
             throw A2aError.TASK_NOT_CANCELABLE.exception("Task " + id + " did not stop: it is "
                     + TaskStates.label(after.getStatus().getState()));

@@ -21,11 +21,13 @@ final class TaskReading {
         this.store = store;
     }
 
-    Task getTask(GetTaskRequest request) {
-        return new HistoryLength(request.hasHistoryLength(), request.getHistoryLength()).applyTo(find(request.getId()));
+    Task getTask(GetTaskRequest request, String owner) {
+        return new HistoryLength(request.hasHistoryLength(), request.getHistoryLength())
+                .applyTo(find(request.getId(), owner));
     }
 
-    ListTasksResponse listTasks(ListTasksRequest request) {
+    /** The caller's own tasks only: another principal's tasks are not there for it. */
+    ListTasksResponse listTasks(ListTasksRequest request, String owner) {
         int pageSize = request.hasPageSize() ? request.getPageSize() : DEFAULT_PAGE_SIZE;
         if (pageSize < 1 || pageSize > 100) {
             // PROTOCOL (A2A §3.1.4): pageSize is 1..100; outside is invalid params, not a clamp.
@@ -36,7 +38,7 @@ final class TaskReading {
         TaskPage page;
         try {
             page = store.list(new TaskQuery(request.getContextId(), request.getStatus(), after, pageSize,
-                    request.getPageToken()));
+                    request.getPageToken(), owner));
         } catch (IllegalArgumentException e) {
             throw A2aError.INVALID_PARAMS.exception(e.getMessage());
         }
@@ -54,21 +56,31 @@ final class TaskReading {
         return out.build();
     }
 
-    /** The task a request names; an empty id is invalid params, an unknown one -32001. */
-    Task find(String id) {
-        return findWithSeq(id).task();
+    /** The task a request names; an empty id is invalid params, an unknown or foreign one -32001. */
+    Task find(String id, String owner) {
+        return findWithSeq(id, owner).task();
     }
 
-    /** The task a request names with the sequence number of its latest event; an empty id is invalid params, an unknown one -32001. */
-    StoredTask findWithSeq(String id) {
+    /**
+     * The task a request names with the sequence number of its latest event; an empty id is invalid
+     * params, an unknown or foreign one -32001.
+     */
+    StoredTask findWithSeq(String id, String owner) {
         if (id.isEmpty()) {
             throw A2aError.INVALID_PARAMS.exception("params.id (the task id) is required");
         }
-        return storedWithSeq(id);
+        return storedWithSeq(id, owner);
     }
 
-    /** The stored task with the sequence number of its latest event, or -32001. */
-    StoredTask storedWithSeq(String id) {
-        return store.load(id).orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
+    /**
+     * The stored task with the sequence number of its latest event, or -32001 when there is none or
+     * it belongs to another principal.
+     *
+     * <p>PROTOCOL (A2A §3.3.2): a caller must not learn that a resource it may not see exists, so a
+     * foreign task is answered exactly as a missing one, the same code and the same message.
+     */
+    StoredTask storedWithSeq(String id, String owner) {
+        return store.load(id).filter(t -> t.owner().equals(owner))
+                .orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
     }
 }

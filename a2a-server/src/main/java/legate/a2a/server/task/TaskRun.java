@@ -2,15 +2,22 @@ package legate.a2a.server.task;
 
 import com.google.protobuf.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.TaskStates;
 import legate.a2a.server.EventSink;
+import legate.a2a.server.Reply;
+import legate.a2a.server.RequestContext;
 import legate.a2a.server.observe.ServerMetrics;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
@@ -34,6 +41,7 @@ import lf.a2a.v1.TaskStatusUpdateEvent;
 final class TaskRun implements EventSink {
     private final String taskId;
     private final String contextId;
+    private final String owner;
     private final String executorName;
     private final TaskStore store;
     private final Clock clock;
@@ -48,8 +56,11 @@ final class TaskRun implements EventSink {
     final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Completes once the executor has returned and the run is no longer the task's live turn. */
     final CompletableFuture<Void> retired = new CompletableFuture<>();
-    /** Exists before the executor runs, so a cancel can never come too early for the turn to see it. */
-    final CancelRequest cancel = new CancelRequest();
+    /**
+     * Exists before the executor runs, so a cancel can never come too early for the turn to see it.
+     * A turn that continues an execution across a question shares the execution's signal.
+     */
+    final CancelRequest cancel;
 
     private Task current;
     private Message answer;
@@ -62,15 +73,38 @@ final class TaskRun implements EventSink {
     private long lastSeq;
     /** The caller is answered with this turn's first event (returnImmediately): it must be durable. */
     private final boolean answersWithFirstEvent;
+    /** True once the executor asked a question it waits for ({@link #awaitReply}): it does not return at INPUT_REQUIRED. */
+    private boolean continuesAfterQuestion;
+    /** The reply the executor waits for; null when it waits for none. */
+    private CompletableFuture<Reply> reply;
+    /** True once a caller's reply was accepted for the waiting executor; it is handed over next. */
+    private boolean replyClaimed;
+    /** The turn the execution went on in after the caller's reply; null while this turn is the execution's. */
+    private TaskRun successor;
     private final ServerMetrics metrics;
     private final long startedNanos = System.nanoTime();
     /** The state this turn is counted in by {@link ServerMetrics#moved}; null before its first task event and after it ends. */
     private TaskState counted;
 
-    /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
-    TaskRun(String taskId, String contextId, String executorName, TaskStore store, Clock clock, boolean newTask,
-            long lastSeq, boolean answersWithFirstEvent, ServerMetrics metrics) {
+    /**
+     * @param owner the principal the task belongs to, recorded with its first event
+     * @param lastSeq the sequence number of the stored task's latest event; 0 for a new task
+     */
+    TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, ServerMetrics metrics) {
+        this(taskId, contextId, owner, executorName, store, clock, newTask, lastSeq, answersWithFirstEvent,
+                new CancelRequest(), metrics);
+    }
+
+    /**
+     * @param cancel the cancel signal of the execution this turn belongs to
+     * @param metrics where the turn is counted, by state while it runs and by how it ended
+     */
+    TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel, ServerMetrics metrics) {
         this.metrics = metrics;
+        this.cancel = cancel;
+        this.owner = owner;
         this.lastSeq = lastSeq;
         this.answersWithFirstEvent = answersWithFirstEvent;
         this.taskId = taskId;
@@ -89,6 +123,11 @@ final class TaskRun implements EventSink {
     @Override
     public String contextId() {
         return contextId;
+    }
+
+    /** The principal the task belongs to ("" for the anonymous caller). */
+    String owner() {
+        return owner;
     }
 
     synchronized Task current() {
@@ -111,7 +150,7 @@ final class TaskRun implements EventSink {
      * called, and the bridge kept the conversation's agent held by a task that had ended.
      */
     synchronized boolean requestCancel() {
-        if (finished || askedForInput()
+        if (finished || (askedForInput() && !continuesAfterQuestion)
                 || (current != null && TaskStates.isTerminal(current.getStatus().getState()))) {
             return false;
         }
@@ -122,6 +161,84 @@ final class TaskRun implements EventSink {
     /** True once the executor has returned and the run has settled the task. */
     synchronized boolean isOver() {
         return finished;
+    }
+
+    /** True when the executor asked a question it waits for in this turn, so it will not return at INPUT_REQUIRED. */
+    synchronized boolean continuesAfterQuestion() {
+        return continuesAfterQuestion;
+    }
+
+    @Override
+    public Optional<Reply> awaitReply(Message question, Duration timeout) throws InterruptedException {
+        CompletableFuture<Reply> waiting = new CompletableFuture<>();
+        synchronized (this) {
+            if (reply != null) {
+                throw violation("asked a question while it still waited for the answer to another");
+            }
+            // Before the question is published: a caller who answers the moment it arrives finds the turn waiting.
+            reply = waiting;
+            continuesAfterQuestion = true;
+        }
+        status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
+        CompletableFuture<Void> canceled = new CompletableFuture<>();
+        cancel.onCancel(() -> canceled.complete(null));
+        try {
+            CompletableFuture.anyOf(waiting, canceled).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // neither future fails; a timeout is decided below
+        }
+        synchronized (this) {
+            if (!waiting.isDone() && !replyClaimed) {
+                // No reply was taken, and from now on none will be: a later message finds the turn still running.
+                reply = null;
+                return Optional.empty();
+            }
+        }
+        try {
+            // A claimed reply is handed over by the request that claimed it, right after; a stop completes it with null.
+            return Optional.ofNullable(waiting.get());
+        } catch (ExecutionException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Takes the caller's message as the answer the executor waits for; false when it waits for none
+     * (it never asked, it stopped waiting, or the question has not been published yet). Called
+     * under the task's lock.
+     */
+    synchronized boolean claimReply() {
+        if (finished || reply == null || replyClaimed || reply.isDone() || !askedForInput()) {
+            return false;
+        }
+        replyClaimed = true;
+        return true;
+    }
+
+    /**
+     * The execution goes on in {@code next}, the turn the caller's reply opened: this turn is over
+     * (it ended in INPUT_REQUIRED) and the waiting executor is given the reply.
+     */
+    void handOver(TaskRun next, RequestContext context) {
+        CompletableFuture<Reply> waiting;
+        synchronized (this) {
+            successor = next;
+            finished = true;
+            waiting = reply;
+            reply = null;
+            replyClaimed = false;
+            turnEnded.complete(null);
+            settled.complete(null);
+            endSubscribers();
+            // This turn ended at its question (INPUT_REQUIRED); the execution is counted on in next.
+            countEnd();
+        }
+        waiting.complete(new Reply(context, next));
+    }
+
+    /** The turn the execution is in now: this one, or the last one a reply handed it over to. */
+    synchronized TaskRun latest() {
+        return successor == null ? this : successor.latest();
     }
 
     @Override
@@ -138,7 +255,7 @@ final class TaskRun implements EventSink {
             // commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
-            store.append(new TaskEvent(++lastSeq, applied, current), endsTurn || answer);
+            store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
         }
         if (!applied.hasMessage() && current.getStatus().getState() != counted) {
             metrics.moved(counted, current.getStatus().getState());
@@ -322,6 +439,10 @@ final class TaskRun implements EventSink {
             status(TaskState.TASK_STATE_CANCELED, agentText("The task was canceled."));
         }
         finished = true;
+        if (reply != null && !replyClaimed) {
+            // A question still out when the execution ends (it ended the task meanwhile): nobody waits any more.
+            reply.complete(null);
+        }
         turnEnded.complete(null);
         settled.complete(null);
         endSubscribers();
@@ -400,6 +521,9 @@ final class TaskRun implements EventSink {
         finished = true;
         abandoned = true;
         countEnd();
+        if (reply != null) {
+            reply.complete(null);
+        }
         A2aException stopping = A2aError.INTERNAL.exception("the agent's server is stopping");
         firstEvent.completeExceptionally(stopping);
         turnEnded.completeExceptionally(stopping);

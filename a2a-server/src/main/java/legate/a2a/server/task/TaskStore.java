@@ -22,6 +22,9 @@ import lf.a2a.v1.Task;
  *       Other appends return once readers of this store see them and are committed shortly after,
  *       in order (group commit); a crash may lose the last few of a turn still running, which a
  *       restart then fails anyway.
+ *   <li>Ownership: a task belongs to the principal in its first event ({@link TaskEvent#owner()}),
+ *       for as long as it is stored; {@link #load} and {@link #list} say and filter by it. A
+ *       conversation belongs to the principal that claimed it or owns its tasks.
  *   <li>Thread-safe. Appends of one task come from one thread at a time; appends of different
  *       tasks may come from many threads at once.
  * </ul>
@@ -60,6 +63,19 @@ public interface TaskStore extends AutoCloseable {
 
     /** Deletes the terminal tasks whose status time is before {@code cutoff}, with their logs; returns how many. */
     int deleteTerminalBefore(Instant cutoff);
+
+    /**
+     * Who a conversation belongs to: the principal that claimed it ({@link #claimContext}), else the
+     * owner of a task in it; empty for a conversation nobody holds (never seen, or every task of
+     * it deleted). "" is the anonymous caller.
+     */
+    Optional<String> contextOwner(String contextId);
+
+    /**
+     * Records {@code owner} as the conversation's owner unless it already has one, atomically (two
+     * callers claiming one new contextId at once: one wins), and returns the owner in force.
+     */
+    String claimContext(String contextId, String owner);
 
     /** What an executor keeps for a conversation (the bridge: its ACP session), or empty. */
     Optional<String> contextState(String contextId);

@@ -4,6 +4,7 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.TaskStates;
 import lf.a2a.v1.SubscribeToTaskRequest;
 import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
 
 /**
  * SubscribeToTask (A2A §3.1.6): a stream that starts with a snapshot of the task and goes on with
@@ -16,20 +17,22 @@ final class TaskSubscribing {
     private final TaskReading reading;
     private final TaskStore store;
     private final LiveTurns live;
+    private final InstanceGroup group;
 
-    TaskSubscribing(TaskReading reading, TaskStore store, LiveTurns live) {
+    TaskSubscribing(TaskReading reading, TaskStore store, LiveTurns live, InstanceGroup group) {
         this.reading = reading;
         this.store = store;
         this.live = live;
+        this.group = group;
     }
 
     /** @param lastEventId the Last-Event-ID the caller sent, as sent; null without one */
-    Subscription subscribe(SubscribeToTaskRequest request, String lastEventId) {
+    Subscription subscribe(SubscribeToTaskRequest request, String lastEventId, String owner) {
         if (lastEventId != null) {
             long after = eventId(lastEventId);
-            return resume(reading.find(request.getId()).getId(), after);
+            return resume(reading.find(request.getId(), owner).getId(), after, owner);
         }
-        StoredTask stored = reading.findWithSeq(request.getId());
+        StoredTask stored = reading.findWithSeq(request.getId(), owner);
         Task task = stored.task();
         if (TaskStates.isTerminal(task.getStatus().getState())) {
             // PROTOCOL (A2A §3.1.6): subscribing to a terminal task is an unsupported operation.
@@ -41,6 +44,9 @@ final class TaskSubscribing {
             // PROTOCOL (A2A §3.1.6): the first event is a snapshot of the task, then the live events.
             return run.subscribeWithSnapshot();
         }
+        if (runsOnAnotherInstance(task)) {
+            return ForeignTurn.withSnapshot(store, group, stored);
+        }
         return Subscription.snapshotOnly(stored);
     }
 
@@ -50,23 +56,36 @@ final class TaskSubscribing {
      * there is a live turn to attach to. A terminal task replays what it has (possibly nothing) and
      * closes: the caller asked for what it missed, which is not an unsupported operation.
      */
-    private Subscription resume(String taskId, long after) {
+    private Subscription resume(String taskId, long after, String owner) {
         return live.locked(taskId, () -> {
             TaskRun run = live.get(taskId);
             Subscription attached = run == null ? null : run.resumeAfter(after);
             if (attached != null) {
                 return attached;
             }
-            StoredTask stored = reading.storedWithSeq(taskId);
+            StoredTask stored = reading.storedWithSeq(taskId, owner);
             if (after > stored.lastSeq()) {
                 // Events lost in a crash, or an id this agent never sent: the snapshot says where the task stands.
                 return Subscription.snapshotOnly(stored);
+            }
+            if (runsOnAnotherInstance(stored.task())) {
+                return ForeignTurn.after(store, group, taskId, after);
             }
             Subscription s = Subscription.closed();
             Replay.read(store, taskId, after).into(s);
             s.end();
             return s;
         });
+    }
+
+    /**
+     * A task SUBMITTED or WORKING with no turn here: in a group, another instance runs it (or ran
+     * it, and the group will fail it once that instance is known to be gone); alone, a task the
+     * start-up scan is about to fail.
+     */
+    private boolean runsOnAnotherInstance(Task task) {
+        TaskState state = task.getStatus().getState();
+        return !group.alone() && (state == TaskState.TASK_STATE_SUBMITTED || state == TaskState.TASK_STATE_WORKING);
     }
 
     /** The id of an SSE frame this server sent: a non-negative integer, else -32602. */

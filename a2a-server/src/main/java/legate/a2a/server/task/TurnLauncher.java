@@ -35,8 +35,13 @@ import org.slf4j.LoggerFactory;
 final class TurnLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(TurnLauncher.class);
 
-    /** A turn opened but not yet launched, and what its executor will be told. */
-    record Turn(TaskRun run, RequestContext context) {
+    /**
+     * A turn opened but not yet launched, and what its executor will be told.
+     *
+     * @param answers the turn whose execution waits for this reply ({@link TaskRun#awaitReply}); null when
+     *     the turn starts an execution of its own
+     */
+    record Turn(TaskRun run, RequestContext context, TaskRun answers) {
     }
 
     private final AgentExecutor executor;
@@ -48,11 +53,16 @@ final class TurnLauncher {
     private final Duration retireWait;
     private final ExecutorService turns;
     private final LiveTurns live;
+    private final InstanceGroup group;
+    private final TurnQuota quota;
     private final ServerMetrics metrics;
     private final Tracing tracing;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live, ServerMetrics metrics, Tracing tracing) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group, TurnQuota quota,
+                 ServerMetrics metrics, Tracing tracing) {
+        this.group = group;
+        this.quota = quota;
         this.metrics = metrics;
         this.tracing = tracing;
         this.executor = executor;
@@ -66,24 +76,40 @@ final class TurnLauncher {
         this.live = live;
     }
 
-    /** Finds or creates the task identity of a validated message and opens its turn. */
-    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent) {
+    /**
+     * Finds or creates the task identity of a validated message and opens its turn, as
+     * {@code owner}'s: a new task (and a new conversation) is theirs, and only their own task or
+     * conversation can be continued.
+     */
+    Turn open(Message message, SendMessageConfiguration configuration, boolean answersWithFirstEvent, String owner) {
         live.admit();
         if (message.getTaskId().isEmpty()) {
             String contextId = message.getContextId().isEmpty() ? ids.get() : message.getContextId();
+            if (!message.getContextId().isEmpty()) {
+                requireOwnConversation(contextId, owner);
+            }
+            // A new context is leased by the instance that receives it; a known one runs where it lives.
+            runsHere(contextId);
+            quota.acquire(owner);
             String taskId = ids.get();
-            TaskRun run = new TaskRun(taskId, contextId, executorName, store, clock, true, 0,
+            TaskRun run = new TaskRun(taskId, contextId, owner, executorName, store, clock, true, 0,
                     answersWithFirstEvent, metrics);
             live.started(run);
-            return turn(run, message, null, configuration);
+            return turn(run, message, null, configuration, null);
         }
         String taskId = message.getTaskId();
+        // Before anything else looks at the task: another principal's task is not there for this caller.
+        StoredTask owned = reading.storedWithSeq(taskId, owner);
+        if (!group.alone() && live.get(taskId) == null) {
+            // A reply into a task continues the conversation where it lives.
+            runsHere(owned.task().getContextId());
+        }
         awaitQuestionTurn(taskId);
         return live.locked(taskId, () -> {
             // Looked at before the store: a turn found over has already stored its last state.
             TaskRun previous = live.get(taskId);
             boolean stillRunning = previous != null && !previous.isOver();
-            StoredTask storedTask = reading.storedWithSeq(taskId);
+            StoredTask storedTask = reading.storedWithSeq(taskId, owner);
             Task stored = storedTask.task();
             if (TaskStates.isTerminal(stored.getStatus().getState())) {
                 // PROTOCOL (A2A §3.1.1): a terminal task accepts no further messages.
@@ -95,16 +121,45 @@ final class TurnLauncher {
                 throw A2aError.INVALID_PARAMS.exception("message.contextId " + message.getContextId()
                         + " does not match the contextId of task " + taskId);
             }
+            if (previous != null && previous.claimReply()) {
+                // The execution that asked goes on: the reply opens the task's next turn, which shares its cancel.
+                quota.acquire(owner);
+                TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
+                        storedTask.lastSeq(), false, previous.cancel, metrics);
+                live.started(run);
+                return turn(run, message, stored, configuration, previous);
+            }
             if (stillRunning) {
                 throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + taskId + " is still "
                         + TaskStates.label(stored.getStatus().getState())
                         + "; send the next message once it asks for input or finishes");
             }
-            TaskRun run = new TaskRun(taskId, stored.getContextId(), executorName, store, clock, false,
+            quota.acquire(owner);
+            TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
                     storedTask.lastSeq(), false, metrics);
             live.started(run);
-            return turn(run, message, stored, configuration);
+            return turn(run, message, stored, configuration, null);
         });
+    }
+
+    /** Leases the context to this instance, or throws {@link RunsElsewhere} naming the instance that holds it. */
+    private void runsHere(String contextId) {
+        group.runnerElsewhere(contextId).ifPresent(url -> {
+            throw new RunsElsewhere(contextId, url);
+        });
+    }
+
+    /**
+     * A new task in a conversation the caller named: the conversation must be the caller's own, or
+     * nobody's yet (then it becomes theirs). Refused before anything runs or is stored: writing
+     * into another principal's conversation would put words in their agent's session.
+     */
+    private void requireOwnConversation(String contextId, String owner) {
+        String holder = store.contextOwner(contextId).orElseGet(() -> store.claimContext(contextId, owner));
+        if (!holder.equals(owner)) {
+            throw A2aError.INVALID_PARAMS.exception("message.contextId " + contextId
+                    + " names a conversation this caller cannot write into; leave contextId out to start a new one");
+        }
     }
 
     /**
@@ -113,10 +168,11 @@ final class TurnLauncher {
      * (returnImmediately) found nothing to stop: the task worked on. The cancel signal is now the
      * run's own, created here before the executor is launched.
      */
-    private static Turn turn(TaskRun run, Message message, Task stored, SendMessageConfiguration configuration) {
+    private static Turn turn(TaskRun run, Message message, Task stored, SendMessageConfiguration configuration,
+                             TaskRun answers) {
         Message stamped = message.toBuilder().setTaskId(run.taskId()).setContextId(run.contextId()).build();
         return new Turn(run, new RequestContext(run.taskId(), run.contextId(), stamped, stored, configuration,
-                run.cancel));
+                run.cancel), answers);
     }
 
     /**
@@ -126,7 +182,7 @@ final class TurnLauncher {
      */
     private void awaitQuestionTurn(String taskId) {
         TaskRun asking = live.get(taskId);
-        if (asking == null || !asking.askedForInput()) {
+        if (asking == null || !asking.askedForInput() || asking.continuesAfterQuestion()) {
             return;
         }
         try {
@@ -141,6 +197,14 @@ final class TurnLauncher {
     /** Runs the executor on its own virtual thread; whatever it leaves unfinished, the run settles. */
     void launch(Turn turn) {
         TaskRun run = turn.run();
+        if (turn.answers() != null) {
+            // The executor is already running, waiting for this reply: it goes on in this turn.
+            turn.answers().handOver(run, turn.context());
+            live.retired(turn.answers());
+            quota.release(turn.answers().owner());
+            turn.answers().retired.complete(null);
+            return;
+        }
         // The request's span (when tracing) is the parent of the turn's; read on the request's thread.
         Context parent = tracing.on() ? Context.current() : null;
         turns.execute(() -> {
@@ -154,18 +218,21 @@ final class TurnLauncher {
                 failure = t;
                 LOG.warn("task {}: {}", run.taskId(), t.toString());
             }
+            // An execution that asked questions ends in the turn of the last reply.
+            TaskRun last = run.latest();
             try {
-                run.finish(failure);
+                last.finish(failure);
             } finally {
                 if (span != null) {
-                    span.setAttribute("a2a.task_state", run.endedAs());
+                    span.setAttribute("a2a.task_state", last.endedAs());
                     if (failure != null) {
                         span.setStatus(StatusCode.ERROR, failure.toString());
                     }
                     span.end();
                 }
-                live.retired(run);
-                run.retired.complete(null);
+                live.retired(last);
+                quota.release(last.owner());
+                last.retired.complete(null);
             }
         });
     }

@@ -5,12 +5,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tasks a restart finds SUBMITTED or WORKING: their turns died with the process that ran them
- * (a crash, a {@code kill -9}, or a stop that abandoned them), and no executor here resumes a turn,
- * so each is ended FAILED with a status message saying so. INPUT_REQUIRED and AUTH_REQUIRED tasks
- * are left as they are: a reply continues them, since a turn starts from the stored task.
+ * The tasks found SUBMITTED or WORKING whose turns died with the process that ran them (a crash,
+ * a {@code kill -9}, a stop that abandoned them, or, with several instances on one store, an
+ * instance whose heartbeat stopped): no executor here resumes a turn, so each is ended FAILED with
+ * a status message saying why. INPUT_REQUIRED and AUTH_REQUIRED tasks are left as they are: a
+ * reply continues them, since a turn starts from the stored task.
  *
- * <p>Run once when a server starts, before it listens, so no caller sees such a task WORKING.
+ * <p>Alone on its store, a server fails them all once when it starts, before it listens, so no
+ * caller sees such a task WORKING ({@link #failAll}); in a group, the {@link InstanceGroup} picks
+ * the tasks of the instances that are gone and ends each with {@link #failInterrupted} or
+ * {@link #failLost}.
  */
 public final class UnsettledTasks {
     private static final Logger LOG = LoggerFactory.getLogger(UnsettledTasks.class);
@@ -27,13 +31,44 @@ public final class UnsettledTasks {
     public int failAll() {
         int failed = 0;
         for (StoredTask t : store.unsettled()) {
-            // Acknowledge after commit: the FAILED event is durable before any caller can read the task.
-            store.append(new ParkedTask(t).interrupted(clock.instant()), true);
-            failed++;
+            if (failInterrupted(t)) {
+                failed++;
+            }
         }
         if (failed > 0) {
             LOG.info("{} task(s) were running when the server last stopped; they are now FAILED as interrupted", failed);
         }
         return failed;
+    }
+
+    /**
+     * Fails a task this instance's previous run left running: "interrupted by a restart".
+     *
+     * @return false when the task moved on meanwhile (another instance ended it first)
+     */
+    public boolean failInterrupted(StoredTask task) {
+        return end(new ParkedTask(task).interrupted(clock.instant()));
+    }
+
+    /**
+     * Fails a task that ran on an instance now gone: "instance lost", naming it.
+     *
+     * @param instance the lost instance, as a person recognises it (its id and URL)
+     * @return false when the task moved on meanwhile (another instance ended it first)
+     */
+    public boolean failLost(StoredTask task, String instance) {
+        return end(new ParkedTask(task).lost(instance, clock.instant()));
+    }
+
+    private boolean end(TaskEvent failed) {
+        try {
+            // Acknowledge after commit: the FAILED event is durable before any caller can read the task.
+            store.append(failed, true);
+            return true;
+        } catch (IllegalStateException e) {
+            // Not the task's next event: another instance appended to it first (it ended it too, or its run went on).
+            LOG.debug("task {} moved on before it could be failed: {}", failed.taskId(), e.getMessage());
+            return false;
+        }
     }
 }

@@ -133,4 +133,27 @@ class InMemoryTaskStoreTest {
         assertThat(store.get("old-running")).isPresent();
         assertThat(store.get("new-done")).isPresent();
     }
+
+    @Test
+    void ownersFilterListingAndAConversationsOwnerGoesWithItsLastTask() {
+        // README "Security": a task is its first event's principal's; ListTasks lists one owner's;
+        // the conversation's owner is kept while it has a task, so the memory it takes is bounded.
+        InMemoryTaskStore small = new InMemoryTaskStore(1);
+        Task alices = task("t1", "c1", TaskState.TASK_STATE_COMPLETED, 100);
+        small.append(new TaskEvent(1, StreamResponse.newBuilder().setTask(alices).build(), alices, "alice"), false);
+        Task bobs = task("t2", "c2", TaskState.TASK_STATE_WORKING, 200);
+        small.append(new TaskEvent(1, StreamResponse.newBuilder().setTask(bobs).build(), bobs, "bob"), false);
+        assertThat(small.load("t1")).get().extracting(StoredTask::owner).isEqualTo("alice");
+        assertThat(small.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "", "bob")).tasks())
+                .extracting(Task::getId).containsExactly("t2");
+        assertThat(small.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).totalSize()).isZero();
+        assertThat(small.contextOwner("c1")).contains("alice");
+        assertThat(small.claimContext("c2", "alice")).isEqualTo("bob");
+        assertThat(small.claimContext("fresh", "alice")).isEqualTo("alice");
+
+        Task third = task("t3", "c3", TaskState.TASK_STATE_COMPLETED, 300);
+        small.append(new TaskEvent(1, StreamResponse.newBuilder().setTask(third).build(), third, "carol"), false);
+        assertThat(small.load("t1")).as("forgotten: one finished task is kept").isEmpty();
+        assertThat(small.contextOwner("c1")).isEmpty();
+    }
 }

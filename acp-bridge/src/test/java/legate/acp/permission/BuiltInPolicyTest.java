@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,10 +16,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The built-in supervisor's table (README, "Permissions"), both directions for each tool kind. The
- * bridge decides; the A2A caller is never asked, and a refusal's reason is what the caller reads.
+ * The built-in policy (README, "Permissions"), read from its text, both directions for each tool
+ * kind: today's classifier written as rules. Under ACP_PERMISSIONS=policy the A2A caller is never
+ * asked, and a refusal's reason is what the caller reads.
  */
-class PermissionClassifierTest {
+class BuiltInPolicyTest {
 
     static final List<PermissionOption> CLAUDE_EXIT_PLAN = List.of(
             new PermissionOption("bypassPermissions", "Yes, and bypass permissions", "allow_always"),
@@ -33,7 +35,7 @@ class PermissionClassifierTest {
     Path outside;
     SessionRoot given;
     SessionRoot ours;
-    final PermissionClassifier claude = new PermissionClassifier("default", false);
+    final PermissionRules claude = PermissionRules.builtIn("default", false);
 
     @BeforeEach
     void layout() throws IOException {
@@ -50,6 +52,11 @@ class PermissionClassifierTest {
         return new PermissionRequest("s1", "call-1", "Tool title", kind, paths, options, null);
     }
 
+    /** The built-in policy's verdict; nothing is asked under ACP_PERMISSIONS=policy. */
+    static PermissionVerdict verdict(PermissionPolicy policy, PermissionRequest request, SessionRoot root) {
+        return policy.decide(request, root).verdict();
+    }
+
     static PermissionVerdict explained(PermissionVerdict verdict) {
         // Rule: every verdict carries a human reason; refusals reach the A2A caller.
         assertThat(verdict.reason()).isNotBlank();
@@ -59,7 +66,7 @@ class PermissionClassifierTest {
     @ParameterizedTest
     @ValueSource(strings = {"read", "search", "think"})
     void readingKindsAreAllowedEvenInAGivenDirectory(String kind) {
-        PermissionVerdict verdict = explained(claude.decide(
+        PermissionVerdict verdict = explained(verdict(claude, 
                 request(kind, List.of(outside.resolve("x").toString()), CLAUDE), given));
         assertThat(verdict.allowed()).isTrue();
         assertThat(verdict.optionId()).isEqualTo("allow");
@@ -68,7 +75,7 @@ class PermissionClassifierTest {
     @ParameterizedTest
     @ValueSource(strings = {"edit", "delete", "move"})
     void fileChangesInsideTheRootAreAllowed(String kind) {
-        PermissionVerdict verdict = explained(claude.decide(
+        PermissionVerdict verdict = explained(verdict(claude, 
                 request(kind, List.of(rootDir.resolve("src/A.java").toString(), "..notes", "docs/new.md"), CLAUDE),
                 given));
         assertThat(verdict.allowed()).isTrue();
@@ -81,7 +88,7 @@ class PermissionClassifierTest {
         List<String> spellings = List.of("../x", "a/../../x", outside.resolve("x").toString(),
                 rootDir + "-evil/x", "escape/x", "escape/new-dir/new-file");
         for (String path : spellings) {
-            PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(path), CLAUDE), given));
+            PermissionVerdict verdict = explained(verdict(claude, request(kind, List.of(path), CLAUDE), given));
             assertThat(verdict.allowed()).as(path).isFalse();
             assertThat(verdict.optionId()).as(path).isEqualTo("reject");
         }
@@ -89,7 +96,7 @@ class PermissionClassifierTest {
 
     @Test
     void oneOutsidePathRefusesTheWholeCallAndTheReasonNamesItAndTheRoot() {
-        PermissionVerdict verdict = explained(claude.decide(
+        PermissionVerdict verdict = explained(verdict(claude, 
                 request("edit", List.of("inside.txt", "../../elsewhere.txt"), CLAUDE), given));
         assertThat(verdict.allowed()).isFalse();
         assertThat(verdict.reason()).contains("../../elsewhere.txt").contains(rootDir.toString());
@@ -97,8 +104,8 @@ class PermissionClassifierTest {
 
     @Test
     void aFileChangeThatNamesNoFileIsAllowedOnlyInOurSandbox() {
-        assertThat(explained(claude.decide(request("edit", List.of(), CLAUDE), ours)).allowed()).isTrue();
-        PermissionVerdict refused = explained(claude.decide(request("delete", List.of(), CLAUDE), given));
+        assertThat(explained(verdict(claude, request("edit", List.of(), CLAUDE), ours)).allowed()).isTrue();
+        PermissionVerdict refused = explained(verdict(claude, request("delete", List.of(), CLAUDE), given));
         assertThat(refused.allowed()).isFalse();
         assertThat(refused.optionId()).isEqualTo("reject");
     }
@@ -106,14 +113,14 @@ class PermissionClassifierTest {
     @Test
     void aRefusedCodexPatchIsAnsweredWithItsOnlyRefusal() {
         // PEER (codex-acp): a patch offers approved/abort only; the refusal must still use an offered id.
-        PermissionVerdict verdict = claude.decide(request("edit", List.of("/etc/passwd"), CODEX_PATCH), ours);
+        PermissionVerdict verdict = verdict(claude, request("edit", List.of("/etc/passwd"), CODEX_PATCH), ours);
         assertThat(verdict.optionId()).isEqualTo("abort");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"execute", "fetch", "other", "teleport", ""})
     void actionsAreAllowedInOurSandbox(String kind) {
-        PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(), CLAUDE), ours));
+        PermissionVerdict verdict = explained(verdict(claude, request(kind, List.of(), CLAUDE), ours));
         assertThat(verdict.allowed()).isTrue();
         assertThat(verdict.optionId()).isEqualTo("allow");
     }
@@ -122,7 +129,7 @@ class PermissionClassifierTest {
     @ValueSource(strings = {"execute", "fetch", "other", "teleport", ""})
     void actionsAreRefusedInAGivenDirectoryAndTheReasonSaysHowToAllowThem(String kind) {
         // Rule: unknown kinds are handled as "other", which is refused here too.
-        PermissionVerdict verdict = explained(claude.decide(request(kind, List.of(), CLAUDE), given));
+        PermissionVerdict verdict = explained(verdict(claude, request(kind, List.of(), CLAUDE), given));
         assertThat(verdict.allowed()).isFalse();
         assertThat(verdict.optionId()).isEqualTo("reject");
         assertThat(verdict.reason()).contains("ACP_ALLOW_EXECUTE=true");
@@ -131,31 +138,31 @@ class PermissionClassifierTest {
     @ParameterizedTest
     @ValueSource(strings = {"execute", "fetch", "other", "teleport"})
     void allowExecuteAllowsActionsInAGivenDirectory(String kind) {
-        PermissionClassifier permissive = new PermissionClassifier("default", true);
-        PermissionVerdict verdict = explained(permissive.decide(request(kind, List.of(), CLAUDE), given));
+        PermissionRules permissive = PermissionRules.builtIn("default", true);
+        PermissionVerdict verdict = explained(verdict(permissive, request(kind, List.of(), CLAUDE), given));
         assertThat(verdict.allowed()).isTrue();
         assertThat(verdict.reason()).contains("ACP_ALLOW_EXECUTE");
     }
 
     @Test
     void allowExecuteDoesNotWidenFileChanges() {
-        PermissionClassifier permissive = new PermissionClassifier("default", true);
-        assertThat(permissive.decide(request("edit", List.of("../x"), CLAUDE), given).allowed()).isFalse();
+        PermissionRules permissive = PermissionRules.builtIn("default", true);
+        assertThat(verdict(permissive, request("edit", List.of("../x"), CLAUDE), given).allowed()).isFalse();
     }
 
     @Test
     void claudeLeavingPlanModeMayOnlyGoBackIntoTheSupervisedMode() {
         // PEER (claude-agent-acp): ExitPlanMode's option ids are the modes; "default" is the supervised one,
         // so "acceptEdits" and "bypassPermissions" must not be chosen although they allow.
-        PermissionVerdict verdict = explained(claude.decide(request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), given));
+        PermissionVerdict verdict = explained(verdict(claude, request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), given));
         assertThat(verdict.allowed()).isTrue();
         assertThat(verdict.optionId()).isEqualTo("default");
     }
 
     @Test
     void aSwitchWhoseOptionsDoNotLeadToTheSupervisedModeIsRefused() {
-        PermissionClassifier codex = new PermissionClassifier("read-only", false);
-        PermissionVerdict verdict = explained(codex.decide(request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), ours));
+        PermissionRules codex = PermissionRules.builtIn("read-only", false);
+        PermissionVerdict verdict = explained(verdict(codex, request("switch_mode", List.of(), CLAUDE_EXIT_PLAN), ours));
         assertThat(verdict.allowed()).isFalse();
         assertThat(verdict.optionId()).isEqualTo("plan");
         assertThat(verdict.reason()).contains("read-only");
@@ -163,19 +170,26 @@ class PermissionClassifierTest {
 
     @Test
     void aSwitchNamingItsTargetModeIsAllowedOnlyIntoTheSupervisedMode() {
-        PermissionClassifier codex = new PermissionClassifier("read-only", false);
+        PermissionRules codex = PermissionRules.builtIn("read-only", false);
         PermissionRequest back = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "read-only");
         PermissionRequest up = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "full-access");
-        assertThat(explained(codex.decide(back, given)).optionId()).isEqualTo("allow");
-        PermissionVerdict refused = explained(codex.decide(up, ours));
+        assertThat(explained(verdict(codex, back, given)).optionId()).isEqualTo("allow");
+        PermissionVerdict refused = explained(verdict(codex, up, ours));
         assertThat(refused.optionId()).isEqualTo("reject");
         assertThat(refused.reason()).contains("full-access").contains("read-only");
     }
 
     @Test
     void anAgentWithoutASupervisedModeMayNotSwitch() {
-        PermissionClassifier modeless = new PermissionClassifier(null, true);
+        PermissionRules modeless = PermissionRules.builtIn(null, true);
         PermissionRequest request = new PermissionRequest("s", "t", "Mode", "switch_mode", List.of(), CLAUDE, "default");
-        assertThat(explained(modeless.decide(request, ours)).allowed()).isFalse();
+        assertThat(explained(verdict(modeless, request, ours)).allowed()).isFalse();
+    }
+
+    @Test
+    void theReadmeShowsTheBuiltInPolicyAsTheBridgeReadsIt() throws IOException {
+        // Issue 12: the docs cannot drift from the code: the bridge runs the very text the README shows.
+        String readme = Files.readString(SourceTree.resolve("README.md"));
+        assertThat(readme).contains("```yaml\n" + PermissionRules.builtInText() + "```");
     }
 }

@@ -1,0 +1,94 @@
+package legate.a2a.server.auth;
+
+import java.util.ArrayList;
+import java.util.List;
+import legate.a2a.server.Principal;
+import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.SecurityRequirement;
+import lf.a2a.v1.StringList;
+import org.eclipse.jetty.http.HttpFields;
+
+/**
+ * How a server authenticates its callers (A2A §7): the schemes its card declares, any one of which
+ * a request may satisfy. With no scheme every caller is {@link Principal#ANONYMOUS}, which a server
+ * may only be on a loopback address (the command line enforces it).
+ *
+ * <p>Checked by the HTTP edge on every request but the public card, before the body is read: a
+ * caller without an accepted credential costs a header lookup and never reaches a task.
+ */
+public record CallerAuthentication(List<CredentialScheme> schemes) {
+    /** No scheme: every caller is anonymous. */
+    public static final CallerAuthentication NONE = new CallerAuthentication(List.of());
+
+    public CallerAuthentication {
+        schemes = List.copyOf(schemes);
+    }
+
+    public boolean isEnabled() {
+        return !schemes.isEmpty();
+    }
+
+    /**
+     * The principal the request's credential proves; anonymous when no scheme is configured.
+     *
+     * @throws Unauthenticated when no scheme accepts the request: none sent, or none accepted
+     */
+    public Principal authenticate(HttpFields headers) {
+        if (schemes.isEmpty()) {
+            return Principal.ANONYMOUS;
+        }
+        List<String> refusals = new ArrayList<>();
+        for (CredentialScheme scheme : schemes) {
+            switch (scheme.verify(headers)) {
+                case Verdict.Accepted a -> {
+                    return a.principal();
+                }
+                case Verdict.Refused r -> refusals.add(scheme.name() + ": " + r.why());
+                case Verdict.Absent x -> {
+                }
+            }
+        }
+        throw new Unauthenticated(refusals.isEmpty()
+                ? "This agent needs a credential. " + howTo()
+                : "The credential sent was not accepted. " + howTo(), challenges(),
+                refusals.isEmpty() ? "no credential" : String.join("; ", refusals));
+    }
+
+    /**
+     * The card as callers must read it: each scheme in {@code securitySchemes}, and one
+     * {@code securityRequirements} entry per scheme, since any one of them is enough (A2A §7: the
+     * requirements are alternatives). Schemes the card already declares are kept.
+     */
+    public AgentCard declareOn(AgentCard card) {
+        if (schemes.isEmpty()) {
+            return card;
+        }
+        AgentCard.Builder b = card.toBuilder();
+        for (CredentialScheme scheme : schemes) {
+            b.putSecuritySchemes(scheme.name(), scheme.declaration());
+            b.addSecurityRequirements(SecurityRequirement.newBuilder()
+                    .putSchemes(scheme.name(), StringList.getDefaultInstance()));
+        }
+        return b.build();
+    }
+
+    /** One {@code WWW-Authenticate} value per distinct challenge. */
+    public List<String> challenges() {
+        return schemes.stream().map(CredentialScheme::challenge).distinct().toList();
+    }
+
+    private String howTo() {
+        List<String> ways = new ArrayList<>();
+        for (CredentialScheme scheme : schemes) {
+            String way = switch (scheme) {
+                case BearerTokens t -> "Authorization: Bearer <token>";
+                case JwtBearer j -> "Authorization: Bearer <JWT access token>";
+                case ApiKeys k -> k.header() + ": <key>";
+            };
+            if (!ways.contains(way)) {
+                ways.add(way);
+            }
+        }
+        return "Send " + String.join(" or ", ways) + " (the Agent Card's securitySchemes).";
+    }
+}

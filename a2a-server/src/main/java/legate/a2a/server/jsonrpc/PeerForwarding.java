@@ -1,0 +1,108 @@
+package legate.a2a.server.jsonrpc;
+
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapSetter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+import legate.a2a.model.A2aError;
+import legate.wire.trace.Tracing;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * A JSON-RPC request carried out by another instance of the agent, the one that runs the
+ * conversation it belongs to (README "Several instances"): the request goes there as it came, its
+ * body and its end-to-end headers (A2A-Version, A2A-Extensions, Last-Event-ID, credentials), and
+ * the answer comes back byte for byte, each SSE frame flushed the moment it arrives, so the caller
+ * cannot tell which instance answered: the frames' {@code id:}s are the task's sequence numbers,
+ * the same on every instance.
+ *
+ * <p>Credentials are forwarded untouched and checked where the request is carried out, as they
+ * would be had the caller dialed that instance. The receiving instance's own check of who the
+ * caller is and whether the task is theirs sits in its request handler, ahead of the placement
+ * that led here, so a forwarded request passes the same check twice and never bypasses it.
+ *
+ * <p>A forwarded request carries {@link #FORWARDED} and is never forwarded again: two instances
+ * that disagree for a moment about who holds a conversation answer an error, never loop. A caller
+ * that sends the header itself only stops its request from being forwarded.
+ */
+final class PeerForwarding {
+    /** Marks a request that one instance forwarded to another. */
+    static final String FORWARDED = "Legate-Forwarded";
+    // Hop-by-hop headers (RFC 9110 §7.6.1) and those the JDK client sets itself and refuses from us.
+    private static final TextMapSetter<HttpRequest.Builder> TRACE_HEADERS = (b, name, value) -> b.setHeader(name, value);
+    private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
+            "keep-alive", "transfer-encoding", "te", "trailer", "proxy-connection", "date", "from", "via", "warning",
+            "http2-settings", FORWARDED.toLowerCase(Locale.ROOT));
+    private static final Set<String> NOT_RELAYED = Set.of("connection", "content-length", "keep-alive",
+            "transfer-encoding", "date", "server");
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    /**
+     * Sends {@code body} to {@code target} and relays its answer; blocks until the answer is over
+     * or either side hangs up.
+     *
+     * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached (nothing was written yet)
+     */
+    void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
+        HttpRequest.Builder out = HttpRequest.newBuilder(target).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        for (HttpField f : request.getHeaders()) {
+            if (!NOT_FORWARDED.contains(f.getLowerCaseName())) {
+                out.header(f.getName(), f.getValue());
+            }
+        }
+        out.header(FORWARDED, "1");
+        // W3C Trace Context: with tracing on, the peer's request span is a child of this request's
+        // (replacing the caller's traceparent, which would make the two siblings); off, nothing changes.
+        Tracing.propagator().inject(Context.current(), out, TRACE_HEADERS);
+        HttpResponse<InputStream> answer;
+        try {
+            answer = client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw A2aError.INTERNAL.exception("the instance of this agent that runs the conversation (" + target
+                    + ") cannot be reached: " + e.getMessage() + "; once its lease expires another instance takes the"
+                    + " conversation over, so try again shortly");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw A2aError.INTERNAL.exception("interrupted while forwarding to " + target);
+        }
+        response.setStatus(answer.statusCode());
+        answer.headers().map().forEach((name, values) -> {
+            if (!NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) {
+                values.forEach(v -> response.getHeaders().add(name, v));
+            }
+        });
+        OutputStream relayed = Content.Sink.asOutputStream(response);
+        try (InputStream in = answer.body()) {
+            byte[] buf = new byte[8192];
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                relayed.write(buf, 0, n);
+                // An SSE frame must reach the caller at the agent's pace (PeerForwardingTest holds the
+                // second frame back until the first has arrived); Jetty's sink writes through today,
+                // and the flush keeps it so whatever buffering it gains.
+                relayed.flush();
+            }
+            relayed.close();
+            callback.succeeded();
+        } catch (IOException e) {
+            // Either side hung up; closing the other one's stream (try-with-resources) tells it so.
+            callback.failed(e);
+        }
+    }
+}
