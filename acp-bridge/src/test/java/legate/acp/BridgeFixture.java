@@ -25,6 +25,7 @@ import legate.acp.bridge.BridgeCard;
 import legate.a2a.server.task.Subscription;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.permission.PermissionRules;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.protocol.Implementation;
@@ -59,6 +60,13 @@ public final class BridgeFixture implements AutoCloseable {
         this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE);
     }
 
+    /** The same, reporting metrics and spans into {@code telemetry}. */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, BridgeTelemetry telemetry) {
+        this(backend, sandbox, launcher, policy, logs, clock, AcpExecutor.DEFAULT_ASK_TIMEOUT, ConversationRecords.NONE,
+                new InMemoryTaskStore(), MANY_AGENTS, telemetry);
+    }
+
     /** @param maxAgents the most agent processes at once (ACP_MAX_AGENTS) */
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock, int maxAgents) {
@@ -76,18 +84,27 @@ public final class BridgeFixture implements AutoCloseable {
         this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, MANY_AGENTS);
     }
 
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, maxAgents,
+                BridgeTelemetry.none(backend.id()));
+    }
+
     /**
      * @param askTimeout how long a question waits for its answer (ACP_ASK_TIMEOUT_MS)
      * @param records where conversations' records are kept and found (the task store's context state in a bridge)
      * @param store where the tasks are kept: share one between two fixtures to play a restart
      * @param maxAgents the most agent processes at once (ACP_MAX_AGENTS)
+     * @param telemetry where metrics and spans go
      */
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
-                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents) {
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents,
+                  BridgeTelemetry telemetry) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
                 1024 * 1024, maxAgents);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
-        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock, records);
+        this.registry = new AdapterRegistry(backend.namedBy(init), config, launcher, policy, logs, clock, records,
+                telemetry);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry, askTimeout), cancelsDelivered,
                 executionsEnded), store,
                 BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),

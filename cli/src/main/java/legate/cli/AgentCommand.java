@@ -14,6 +14,8 @@ import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
 import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.card.AgentCardHandler;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
@@ -94,6 +96,12 @@ final class AgentCommand implements Callable<Integer> {
         c.server.maxBodyBytes = Integer.parseInt(maxBody);
         c.server.maxTasks = Integer.parseInt(maxTasks);
         c.server.shutdownGraceMs = Long.parseLong(grace);
+        String metricsPort = settings.get(ServerOptions.METRICS_PORT).orElse(null);
+        if (metricsPort != null && !plainNumber(metricsPort, 9)) {
+            return null;
+        }
+        c.server.metricsPort = metricsPort == null ? null : Integer.valueOf(metricsPort);
+        c.server.metricsToken = settings.get(ServerOptions.METRICS_TOKEN).orElse(null);
         c.server.store = settings.get(ServerOptions.TASK_STORE).orElse(ServerOptions.DEFAULT_TASK_STORE);
         c.server.databaseUrl = settings.get(ServerOptions.DATABASE_URL).orElse(null);
         c.server.instanceUrl = settings.get(ServerOptions.INSTANCE_URL).orElse(null);
@@ -155,6 +163,13 @@ final class AgentCommand implements Callable<Integer> {
             return e.exitCode();
         }
         setup = setup.withHttps(serverEdge.tls() != null);
+        Telemetry telemetry;
+        try {
+            telemetry = server.telemetry("legate-agent");
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
+            return 2;
+        }
         ServerConfig config;
         try {
             config = server.config(setup.rpcPath());
@@ -184,7 +199,8 @@ final class AgentCommand implements Callable<Integer> {
         }
         AgentServer a2a = AgentServer.create(config.withEdge(serverEdge),
                 boundPort -> RevisorCard.build(server.name, served.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), group);
+                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), telemetry,
+                new ServerMetrics(), group);
         int bound;
         try {
             bound = a2a.start();
@@ -201,7 +217,9 @@ final class AgentCommand implements Callable<Integer> {
         String url = setup.publicUrl(bound);
         System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
+        MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
+        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         if (startCacheTraining) {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
@@ -211,7 +229,6 @@ final class AgentCommand implements Callable<Integer> {
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // SIGTERM: new turns refused, running ones given the grace to finish, streams ended cleanly.
             try {
@@ -219,6 +236,7 @@ final class AgentCommand implements Callable<Integer> {
             } catch (Exception ignored) {
                 // shutting down anyway
             }
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-shutdown"));
         a2a.join();

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
+import legate.a2a.server.observe.Telemetry;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -191,6 +192,13 @@ final class BridgeCommand implements Callable<Integer> {
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
                 new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
                 agentEnv(), System.out, verbose);
+        Telemetry telemetry;
+        try {
+            telemetry = server.telemetry("legate-bridge");
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate bridge: " + e.getMessage());
+            return 2;
+        }
         TaskStore store;
         try {
             store = TaskStores.open(server, spec::commandLine);
@@ -200,7 +208,7 @@ final class BridgeCommand implements Callable<Integer> {
         }
         Bridge bridge;
         try {
-            bridge = Bridge.create(config, store, TaskStores.group(store, server, setup, spec::commandLine));
+            bridge = Bridge.create(config, store, TaskStores.group(store, server, setup, spec::commandLine), telemetry);
         } catch (IllegalArgumentException | PolicyFileError e) {
             store.close();
             System.err.println("legate bridge: " + e.getMessage());
@@ -239,12 +247,14 @@ final class BridgeCommand implements Callable<Integer> {
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
         System.out.println("Permissions: " + (policy == null ? "the built-in policy" : "the rules of " + policy)
                 + (permissions == Permissions.ASK ? "; what they say to ask is asked of the caller" : ", decided inside"));
+        MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // SIGTERM: new turns refused, running ones given the grace to finish; then the bridge stops
             // every agent, whole process trees included, before its server.
             bridge.drain(Duration.ofMillis(server.shutdownGraceMs));
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-shutdown"));
         bridge.join();

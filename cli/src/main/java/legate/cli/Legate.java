@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import legate.a2a.model.LegateVersion;
+import legate.cli.log.JsonConsoleLogging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;
@@ -34,6 +35,9 @@ public final class Legate implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** text (Jetty's one-line format, the default) or json (one JSON object per line). */
+    static final String LOG_FORMAT = "LOG_FORMAT";
+
     public static void main(String[] args) {
         // Jetty's MemoryUtils asks the platform MBean server whether oops are compressed, to size
         // the padding of its queues; that starts JMX (about 250 classes and JFR's command table)
@@ -42,10 +46,18 @@ public final class Legate implements Runnable {
         if (System.getProperty("org.eclipse.jetty.util.referencesPerCacheLine") == null) {
             System.setProperty("org.eclipse.jetty.util.referencesPerCacheLine", "16");
         }
+        Settings settings = Settings.load(Path.of(""), System.getenv());
+        // Before anything asks for a logger: SLF4J picks its binding once.
+        String logFormat = settings.get(LOG_FORMAT).orElse("text").strip();
+        if (logFormat.equalsIgnoreCase("json")) {
+            JsonConsoleLogging.install();
+        } else if (!logFormat.equalsIgnoreCase("text") && !logFormat.isEmpty()) {
+            System.err.println("legate: LOG_FORMAT must be text or json, got " + logFormat);
+            System.exit(2);
+        }
         if (args.length > 0 && args[0].equals("agent")) {
             AgentCommand.prepareInBackground();
         }
-        Settings settings = Settings.load(Path.of(""), System.getenv());
         if (args.length == 1 && args[0].equals("agent")) {
             AgentCommand agent = AgentCommand.fromSettings(settings);
             if (agent != null) {

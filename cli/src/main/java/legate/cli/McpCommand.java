@@ -4,16 +4,20 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
+import legate.a2a.server.observe.Telemetry;
+import legate.acp.log.BridgeLogs;
 import legate.a2a.client.Credentials;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
 import legate.mcp.guard.BearerToken;
+import legate.mcp.tool.ToolCalls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -75,6 +79,26 @@ final class McpCommand implements Callable<Integer> {
             description = "Bound on a2a_task, a2a_cancel and a2a_card [MCP_REQUEST_TIMEOUT_MS] (default: ${DEFAULT-VALUE}).")
     long requestMs;
 
+    @Option(names = "--log-dir", descriptionKey = "LOG_DIR", defaultValue = "logs",
+            description = "Where mcp.jsonl, the activity log, is written [LOG_DIR] (default: ${DEFAULT-VALUE}).")
+    Path logDir;
+
+    @Option(names = "--log-max-bytes", descriptionKey = "LOG_MAX_BYTES", defaultValue = "5242880",
+            description = "Size at which the log is rotated [LOG_MAX_BYTES] (default: ${DEFAULT-VALUE}).")
+    long logMaxBytes;
+
+    @Option(names = "--log-max-files", descriptionKey = "LOG_MAX_FILES", defaultValue = "5",
+            description = "Files kept, the live one included [LOG_MAX_FILES] (default: ${DEFAULT-VALUE}).")
+    int logMaxFiles;
+
+    // No default: /metrics is on the MCP port unless a port is given.
+    @Option(names = "--metrics-port", descriptionKey = ServerOptions.METRICS_PORT,
+            description = "Serve /metrics on this loopback port instead of the MCP port, 0 for any free port [METRICS_PORT].")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-token", descriptionKey = ServerOptions.METRICS_TOKEN,
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+    String metricsToken;
     /**
      * Each alias's credential for its agent: {@code A2A_TOKEN_<ALIAS>} and {@code A2A_API_KEY_<ALIAS>}
      * (see {@link McpConfig#credentialKey}); the one agent of A2A_URL, alias {@code default}, also
@@ -104,7 +128,13 @@ final class McpCommand implements Callable<Integer> {
             System.setProperty("io.modelcontextprotocol.LEVEL", "WARN");
         }
         McpConfig config;
+        Telemetry telemetry;
         try {
+            telemetry = new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
+                    ServerOptions.tracing("legate-mcp"));
+            if (logMaxBytes < 1 || logMaxFiles < 1) {
+                throw new IllegalArgumentException("LOG_MAX_BYTES and LOG_MAX_FILES must be at least 1");
+            }
             if (heartbeatMs < 1 || silenceMs < 1 || discoveryMs < 1 || requestMs < 1) {
                 throw new IllegalArgumentException("MCP_HEARTBEAT_MS, MCP_UPSTREAM_SILENCE_MS, MCP_DISCOVERY_TIMEOUT_MS "
                         + "and MCP_REQUEST_TIMEOUT_MS must be at least 1");
@@ -124,7 +154,8 @@ final class McpCommand implements Callable<Integer> {
                     + "set, so only requests that name 127.0.0.1, localhost or [::1] as Host are answered; list the "
                     + "names callers use in MCP_ALLOWED_HOSTS");
         }
-        McpEndpoint endpoint = McpEndpoint.create(config);
+        McpEndpoint endpoint = McpEndpoint.create(config, Clock.systemUTC(), telemetry, BridgeLogs.single(logDir,
+                ToolCalls.LOG, logMaxBytes, logMaxFiles, Clock.systemUTC(), System.err));
         try {
             endpoint.start();
         } catch (IOException e) {
@@ -140,9 +171,13 @@ final class McpCommand implements Callable<Integer> {
             return 1;
         }
         print(config, endpoint.url());
+        MetricsNotice.print("legate mcp", endpoint.metricsAccess(),
+                endpoint.metricsPort() == endpoint.port() ? host : "127.0.0.1", endpoint.metricsPort());
+        System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             endpoint.close();
+            telemetry.tracing().close();
             stopped.countDown();
         }, "legate-mcp-shutdown"));
         endpoint.join();

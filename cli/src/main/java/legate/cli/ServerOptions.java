@@ -2,8 +2,12 @@ package legate.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerSecurity;
+import legate.a2a.server.observe.Telemetry;
+import legate.wire.trace.Tracing;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -29,6 +33,8 @@ final class ServerOptions {
     static final String MAX_TASKS = "MAX_TASKS";
     static final String SHUTDOWN_GRACE_MS = "SHUTDOWN_GRACE_MS";
     static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
+    static final String METRICS_PORT = "METRICS_PORT";
+    static final String METRICS_TOKEN = "METRICS_TOKEN";
 
     static final String INSTANCE_URL = "INSTANCE_URL";
     static final String INSTANCE_ID = "INSTANCE_ID";
@@ -94,6 +100,40 @@ final class ServerOptions {
                     + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
     long shutdownGraceMs;
 
+    // No default: /metrics is on the A2A port unless a port is given.
+    @Option(names = "--metrics-port", descriptionKey = METRICS_PORT,
+            description = "Serve /metrics on this loopback port instead of the A2A port, 0 for any free port [METRICS_PORT].")
+    Integer metricsPort;
+
+    // No ${DEFAULT-VALUE}: a token never goes into the help.
+    @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+    String metricsToken;
+
+    /**
+     * Where /metrics is served and who may read it, and tracing as the OTEL_* settings ask (off
+     * without them).
+     *
+     * @throws IllegalArgumentException a setting Legate cannot honour, with what to change
+     */
+    Telemetry telemetry(String serviceName) {
+        return new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
+                tracing(serviceName));
+    }
+
+    /**
+     * Tracing as the OTEL_* settings ask: the environment, then {@code .env} in the working
+     * directory (what a service installed by {@code legate service} is configured by), like every
+     * other key.
+     */
+    static Tracing tracing(String serviceName) {
+        Settings settings = Settings.load(Path.of(""), System.getenv());
+        Map<String, String> otel = new HashMap<>();
+        for (String key : Tracing.KEYS) {
+            settings.get(key).ifPresent(v -> otel.put(key, v));
+        }
+        return Tracing.fromEnvironment(serviceName, otel);
+    }
     @Option(names = "--instance-url", descriptionKey = INSTANCE_URL,
             description = "With TASK_STORE=postgres, where the other instances on the database reach this one: its JSON-RPC URL [INSTANCE_URL] (default: the URL it listens on).")
     String instanceUrl;

@@ -1,5 +1,8 @@
 package legate.mcp;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
@@ -8,24 +11,34 @@ import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.model.LegateVersion;
+import legate.a2a.server.observe.MetricsAccess;
+import legate.acp.log.BridgeLogs;
+import legate.a2a.server.observe.MetricsEndpoint;
+import legate.a2a.server.observe.Telemetry;
 import legate.mcp.guard.BearerGuard;
 import legate.mcp.guard.HostGuard;
 import legate.mcp.tool.A2aTools;
+import legate.mcp.tool.ToolCalls;
 import legate.mcp.upstream.AgentDirectory;
 import legate.wire.http.BindAddress;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -46,9 +59,17 @@ public final class McpEndpoint implements AutoCloseable {
     private final ServerConnector connector;
     private final AgentDirectory agents;
     private final McpSyncServer mcp;
+    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** The separate /metrics listener (METRICS_PORT), or null. */
+    private final ServerConnector metricsConnector;
+    private final MetricsAccess metricsAccess;
+    private final BridgeLogs activity;
+    private final ToolCalls calls;
 
-    private McpEndpoint(McpConfig config, Clock clock) {
+    private McpEndpoint(McpConfig config, Clock clock, Telemetry telemetry, BridgeLogs activity) {
         this.config = config;
+        this.activity = activity;
+        this.calls = new ToolCalls(metrics, telemetry.tracing(), activity);
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
                 config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
         this.agents = new AgentDirectory(config.agents(), client, config.credentials());
@@ -65,7 +86,7 @@ public final class McpEndpoint implements AutoCloseable {
                 // The servlet thread is a virtual thread and the tools block on it by design.
                 .immediateExecution(true)
                 .tools(A2aTools.specifications(agents, clock, config.discoveryTimeout(), config.requestTimeout(),
-                        config.heartbeat(), config.upstreamSilence()))
+                        config.heartbeat(), config.upstreamSilence(), calls))
                 .build();
 
         QueuedThreadPool pool = new QueuedThreadPool();
@@ -92,16 +113,66 @@ public final class McpEndpoint implements AutoCloseable {
         ServletHolder servlet = new ServletHolder(transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, McpConfig.PATH);
-        jetty.setHandler(context);
+        MetricsEndpoint scrape;
+        if (telemetry.metricsPort() == Telemetry.ON_A2A_PORT) {
+            this.metricsConnector = null;
+            scrape = new MetricsEndpoint(metrics::scrape, MetricsAccess.of(telemetry.metricsToken(),
+                    config.bindsLoopback(), config.host() + ":" + config.port()));
+        } else {
+            // A listener of its own, always on loopback.
+            this.metricsConnector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+            metricsConnector.setHost("127.0.0.1");
+            metricsConnector.setPort(telemetry.metricsPort());
+            jetty.addConnector(metricsConnector);
+            scrape = new MetricsEndpoint(metrics::scrape, MetricsAccess.of(telemetry.metricsToken(), true, ""));
+        }
+        this.metricsAccess = scrape.access();
+        ServerConnector scrapeOnly = metricsConnector;
+        jetty.setHandler(new Handler.Wrapper(context) {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                boolean onScrapeListener = request.getConnectionMetaData().getConnector() == scrapeOnly;
+                if (MetricsEndpoint.PATH.equals(Request.getPathInContext(request))
+                        && (scrapeOnly == null || onScrapeListener)) {
+                    return scrape.handle(request, response, callback);
+                }
+                return !onScrapeListener && super.handle(request, response, callback);
+            }
+        });
+    }
+
+    /** Who may read /metrics: a {@link MetricsAccess.Refused} says why it is not served. */
+    public MetricsAccess metricsAccess() {
+        return metricsAccess;
+    }
+
+    /** What this endpoint counts, for the caller to add meters to. */
+    public MeterRegistry metrics() {
+        return metrics;
+    }
+
+    /** The port of the separate /metrics listener (METRICS_PORT), or the MCP port. */
+    public int metricsPort() {
+        return metricsConnector == null ? port() : metricsConnector.getLocalPort();
     }
 
     /** An endpoint with the system clock. */
     public static McpEndpoint create(McpConfig config) {
-        return new McpEndpoint(config, Clock.systemUTC());
+        return new McpEndpoint(config, Clock.systemUTC(), Telemetry.DEFAULT, BridgeLogs.disabled());
     }
 
     public static McpEndpoint create(McpConfig config, Clock clock) {
-        return new McpEndpoint(config, clock);
+        return new McpEndpoint(config, clock, Telemetry.DEFAULT, BridgeLogs.disabled());
+    }
+
+    /** An endpoint serving /metrics and tracing each tool call as {@code telemetry} says. */
+    public static McpEndpoint create(McpConfig config, Clock clock, Telemetry telemetry) {
+        return new McpEndpoint(config, clock, telemetry, BridgeLogs.disabled());
+    }
+
+    /** The same, writing its activity (listen, ask, ask.abandoned, upstream.broken) into {@code activity}, which it closes. */
+    public static McpEndpoint create(McpConfig config, Clock clock, Telemetry telemetry, BridgeLogs activity) {
+        return new McpEndpoint(config, clock, telemetry, activity);
     }
 
     /** Binds and starts serving; returns the bound port. */
@@ -112,6 +183,10 @@ public final class McpEndpoint implements AutoCloseable {
             jetty.stop();
             throw e;
         }
+        Map<String, Object> listen = new LinkedHashMap<>();
+        listen.put("url", url());
+        listen.put("agents", agents.aliases());
+        calls.activity("listen", listen);
         return connector.getLocalPort();
     }
 
@@ -130,6 +205,7 @@ public final class McpEndpoint implements AutoCloseable {
         } finally {
             jetty.stop();
             agents.close();
+            activity.close();
         }
     }
 

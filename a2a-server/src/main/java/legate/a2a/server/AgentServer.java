@@ -1,5 +1,7 @@
 package legate.a2a.server;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -12,6 +14,11 @@ import legate.a2a.server.card.JwksHandler;
 import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
+import legate.a2a.server.observe.MetricsAccess;
+import legate.a2a.server.observe.MetricsEndpoint;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
+import legate.a2a.server.observe.TimedTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
@@ -49,17 +56,24 @@ public final class AgentServer implements AutoCloseable {
     private final Clock clock;
     private final InstanceGroup group;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Telemetry telemetry;
+    private final ServerMetrics metrics;
+    /** The separate /metrics listener (METRICS_PORT), or null: /metrics is on the A2A port. */
+    private final ServerConnector metricsConnector;
+    private volatile MetricsEndpoint metricsEndpoint;
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
-                        TaskStore store, Clock clock, InstanceGroup group) {
+                        TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics, InstanceGroup group) {
         this.group = group;
+        this.metrics = metrics;
         this.config = config;
         this.cardForPort = cardForPort;
         this.executor = executor;
-        this.store = store;
+        this.telemetry = telemetry;
+        this.store = new TimedTaskStore(store, metrics);
         this.clock = clock;
         // Every Jetty task on a virtual thread, the selector's included, with no cap. A stream ends
         // on the agent's thread, and Jetty then resumes the connection through its executor: with
@@ -89,6 +103,15 @@ public final class AgentServer implements AutoCloseable {
         connector.setIdleTimeout(120_000);
         connector.setAcceptQueueSize(1024);
         jetty.addConnector(connector);
+        if (telemetry.metricsPort() == Telemetry.ON_A2A_PORT) {
+            this.metricsConnector = null;
+        } else {
+            // A listener of its own, always on loopback: a scraper on this host, or a sidecar.
+            this.metricsConnector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+            metricsConnector.setHost("127.0.0.1");
+            metricsConnector.setPort(telemetry.metricsPort());
+            jetty.addConnector(metricsConnector);
+        }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
     }
 
@@ -100,7 +123,7 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor) {
         return new AgentServer(config, cardForPort, executor, new InMemoryTaskStore(), Clock.systemUTC(),
-                InstanceGroup.ALONE);
+                Telemetry.DEFAULT, new ServerMetrics(), InstanceGroup.ALONE);
     }
 
     /**
@@ -109,17 +132,34 @@ public final class AgentServer implements AutoCloseable {
      */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock) {
-        return new AgentServer(config, cardForPort, executor, store, clock, InstanceGroup.ALONE);
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics(),
+                InstanceGroup.ALONE);
     }
 
-    /**
-     * A server that is one instance of {@code group}, several instances sharing {@code store}
-     * (README "Several instances"); the server joins the group when it starts and leaves it when
-     * it stops.
-     */
+    /** The same, as one instance of {@code group} sharing {@code store}. */
     public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                                      TaskStore store, Clock clock, InstanceGroup group) {
-        return new AgentServer(config, cardForPort, executor, store, clock, group);
+        return new AgentServer(config, cardForPort, executor, store, clock, Telemetry.DEFAULT, new ServerMetrics(), group);
+    }
+
+    /** The same, serving {@code /metrics} and tracing as {@code telemetry} says. */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, new ServerMetrics(),
+                InstanceGroup.ALONE);
+    }
+
+    /** The same, counting into {@code metrics}, which its caller may have added meters to (the bridge). */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics, InstanceGroup.ALONE);
+    }
+
+    /** The same, as one instance of {@code group}, with telemetry. */
+    public static AgentServer create(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
+                                     TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics,
+                                     InstanceGroup group) {
+        return new AgentServer(config, cardForPort, executor, store, clock, telemetry, metrics, group);
     }
 
     /**
@@ -148,18 +188,33 @@ public final class AgentServer implements AutoCloseable {
             extended = edge.cardKey().sign(extended);
         }
         RequestHandler h = new RequestHandler(executor, store, card, extended, clock,
-                RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group);
+                RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
+                telemetry.tracing());
         this.handler = h;
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
         JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
-                jetty.getScheduler(), config.keepAlive());
+                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
         this.rpc = rpc;
+        metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
+        MetricsEndpoint scrape = new MetricsEndpoint(metrics::scrape, metricsConnector != null
+                ? MetricsAccess.of(telemetry.metricsToken(), true, "", security.authentication())
+                : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port,
+                        security.authentication()));
+        this.metricsEndpoint = scrape;
+        ServerConnector scrapeOnly = metricsConnector;
         String rpcPath = config.rpcPath();
         Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
         Handler routes = new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
+                if (MetricsEndpoint.PATH.equals(path)
+                        && (scrapeOnly == null || request.getConnectionMetaData().getConnector() == scrapeOnly)) {
+                    return scrape.handle(request, response, callback);
+                }
+                if (scrapeOnly != null && request.getConnectionMetaData().getConnector() == scrapeOnly) {
+                    return false;
+                }
                 if (AgentCardHandler.PATH.equals(path)) {
                     return cardHandler.handle(request, response, callback);
                 }
@@ -187,6 +242,30 @@ public final class AgentServer implements AutoCloseable {
 
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** The port of the separate /metrics listener (METRICS_PORT), or the A2A port when there is none. */
+    public int metricsPort() {
+        return metricsConnector == null ? port() : metricsConnector.getLocalPort();
+    }
+
+    /** What this server counts; the bridge adds its own meters to {@link ServerMetrics#registry()}. */
+    public ServerMetrics metrics() {
+        return metrics;
+    }
+
+    /** Who may read /metrics, known once started: a {@link MetricsAccess.Refused} says why it is not served. */
+    public MetricsAccess metricsAccess() {
+        MetricsEndpoint m = metricsEndpoint;
+        return m == null ? null : m.access();
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     public RequestHandler handler() {

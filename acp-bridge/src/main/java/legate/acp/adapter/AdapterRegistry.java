@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionPolicy;
 import legate.acp.permission.SessionRoot;
@@ -41,6 +42,7 @@ public final class AdapterRegistry implements AutoCloseable {
     private final Map<String, String> openTaskContexts = new ConcurrentHashMap<>();
     private ScheduledExecutorService reaper;
     private volatile boolean closed;
+    private final BridgeTelemetry telemetry;
     /** Agents being started and not yet attached to their conversation; guarded by {@link #slots}. */
     private int starting;
     private final Object slots = new Object();
@@ -53,6 +55,14 @@ public final class AdapterRegistry implements AutoCloseable {
     /** @param records told the session and root of each conversation whenever it gets a new session */
     public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
                            BridgeLogs logs, Clock clock, ConversationRecords records) {
+        this(backend, config, launcher, policy, logs, clock, records, BridgeTelemetry.none(backend.id()));
+    }
+
+    /** @param telemetry counts this registry's agent processes, and what its turns report */
+    public AdapterRegistry(Backend backend, AdapterConfig config, ProcessLauncher launcher, PermissionPolicy policy,
+                           BridgeLogs logs, Clock clock, ConversationRecords records, BridgeTelemetry telemetry) {
+        this.telemetry = telemetry;
+        telemetry.watchProcesses(this::runningProcesses);
         this.records = records;
         this.backend = backend;
         this.config = config;
@@ -64,6 +74,22 @@ public final class AdapterRegistry implements AutoCloseable {
 
     public Backend backend() {
         return backend;
+    }
+
+    public BridgeTelemetry telemetry() {
+        return telemetry;
+    }
+
+    /** The conversations whose agent process is alive now. */
+    int runningProcesses() {
+        int n = 0;
+        for (Conversation c : conversations.values()) {
+            AdapterSession s = c.session();
+            if (s != null && s.isAlive()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     public BridgeLogs logs() {

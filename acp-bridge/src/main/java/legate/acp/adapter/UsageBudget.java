@@ -31,8 +31,25 @@ public final class UsageBudget {
         }
     }
 
-    public synchronized void window(JsonNode usageUpdate) {
+    /**
+     * Keeps the latest report and returns how much its cost rose since the previous one, 0 when it
+     * carries none. PEER (claude-agent-acp): {@code cost} is {amount, currency}, the session's total so far.
+     */
+    public synchronized double window(JsonNode usageUpdate) {
+        double before = amount(window);
         this.window = usageUpdate;
+        double after = amount(usageUpdate);
+        return after > before ? after - before : 0;
+    }
+
+    /** The currency of the latest cost report, "" when there is none. */
+    public synchronized String currency() {
+        return window == null ? "" : window.path("cost").path("currency").asText("");
+    }
+
+    private static double amount(JsonNode usageUpdate) {
+        JsonNode a = usageUpdate == null ? null : usageUpdate.path("cost").get("amount");
+        return a != null && a.isNumber() ? a.asDouble() : 0;
     }
 
     /** The running totals, for the calls log. */

@@ -99,7 +99,7 @@ public final class AcpExecutor implements AgentExecutor {
         PromptTurn translation = new PromptTurn(events, registry.backend(), registry.logs(), c.budget, () -> {
             place.release(registry.now());
             registry.taskClosed(events.taskId());
-        }, askTimeout, turn::cancelAsked);
+        }, askTimeout, turn::cancelAsked, registry.telemetry());
         return new Finished(prompt(c, place, translation, events, text, turn), translation.events());
     }
 

@@ -3,6 +3,8 @@ package legate.acp.bridge;
 import java.time.Clock;
 import java.time.Duration;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
@@ -12,6 +14,7 @@ import legate.acp.adapter.AdapterStartFailed;
 import legate.acp.adapter.Backend;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.permission.PermissionRules;
 import legate.acp.permission.PolicyFileError;
 import legate.acp.protocol.InitializeResponse;
@@ -37,6 +40,7 @@ public final class Bridge {
     private final BridgeLogs logs;
     private final PermissionRules policy;
     private final TaskStore store;
+    private final Telemetry telemetry;
     private final InstanceGroup group;
     private volatile AdapterRegistry agents;
     private volatile AgentServer server;
@@ -44,8 +48,9 @@ public final class Bridge {
     private volatile String name;
 
     private Bridge(BridgeConfig config, Backend backend, ProcessLauncher launcher, Clock clock, TaskStore store,
-                   InstanceGroup group) throws PolicyFileError {
+                   InstanceGroup group, Telemetry telemetry) throws PolicyFileError {
         this.group = group;
+        this.telemetry = telemetry;
         this.config = config;
         this.store = store;
         this.backend = backend.withEnvironment(config.agentEnv());
@@ -85,7 +90,20 @@ public final class Bridge {
      */
     public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group)
             throws AdapterNotInstalled, PolicyFileError {
-        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group);
+        return create(config, store, group, Telemetry.DEFAULT);
+    }
+
+    /** The same, serving /metrics and tracing as {@code telemetry} says. */
+    public static Bridge create(BridgeConfig config, TaskStore store, Telemetry telemetry)
+            throws AdapterNotInstalled, PolicyFileError {
+        return create(config, store, InstanceGroup.ALONE, telemetry);
+    }
+
+    /** The same, as one instance of {@code group}, serving /metrics and tracing as {@code telemetry} says. */
+    public static Bridge create(BridgeConfig config, TaskStore store, InstanceGroup group, Telemetry telemetry)
+            throws AdapterNotInstalled, PolicyFileError {
+        return new Bridge(config, config.agent().resolve(), ProcessLauncher.system(), Clock.systemUTC(), store, group,
+                telemetry);
     }
 
     /** A bridge that starts its agents through {@code launcher}: the seam for tests. */
@@ -97,7 +115,8 @@ public final class Bridge {
     /** The same, keeping its tasks and its conversations' records in {@code store}. */
     public static Bridge create(BridgeConfig config, TaskStore store, ProcessLauncher launcher, Clock clock)
             throws AdapterNotInstalled, PolicyFileError {
-        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE);
+        return new Bridge(config, config.agent().resolve(), launcher, clock, store, InstanceGroup.ALONE,
+                Telemetry.DEFAULT);
     }
 
     /**
@@ -117,12 +136,13 @@ public final class Bridge {
         }
         Backend agent = backend.namedBy(init);
         // The conversation's session and root beside its tasks, for session/load after a restart.
+        ServerMetrics metrics = new ServerMetrics();
         AdapterRegistry registry = new AdapterRegistry(agent, config.adapters(), launcher, policy, logs, clock,
-                new StoredConversations(store));
+                new StoredConversations(store), new BridgeTelemetry(metrics.registry(), telemetry.tracing(), agent.id()));
         AgentServer a2a = AgentServer.create(config.server(),
                 port -> BridgeCard.build(agent, init, config.name(), publicUrl(port)),
                 new AcpExecutor(registry, config.supervision().askTimeout()),
-                store, clock, group);
+                store, clock, telemetry, metrics, group);
         int port;
         try {
             port = a2a.start();
@@ -136,6 +156,11 @@ public final class Bridge {
         this.agents = registry;
         this.server = a2a;
         return port;
+    }
+
+    /** The A2A server, once started (null before): its /metrics, its port. */
+    public AgentServer server() {
+        return server;
     }
 
     /** The URL the card gives clients: the configured public URL, else this machine's URL of the bound port. */

@@ -76,6 +76,20 @@ public final class BridgeLogs implements AutoCloseable {
      */
     public BridgeLogs(Path dir, long maxBytes, int maxFiles, Clock clock, PrintStream errors, PrintStream console,
                       boolean verbose) {
+        this(dir, CALLS, WORK, AGENT_STDERR, maxBytes, maxFiles, clock, errors, console, verbose);
+    }
+
+    /**
+     * One JSON Lines log of another Legate process in this same format and rotation, written by
+     * {@link #work} ({@link #call} writes nothing): {@code legate mcp}'s {@code mcp.jsonl}.
+     */
+    public static BridgeLogs single(Path dir, String name, long maxBytes, int maxFiles, Clock clock,
+                                    PrintStream errors) {
+        return new BridgeLogs(dir, null, name, null, maxBytes, maxFiles, clock, errors, null, false);
+    }
+
+    private BridgeLogs(Path dir, String callsName, String workName, String stderrName, long maxBytes, int maxFiles,
+                       Clock clock, PrintStream errors, PrintStream console, boolean verbose) {
         Objects.requireNonNull(dir, "dir");
         if (maxBytes < 1 || maxFiles < 1) {
             throw new IllegalArgumentException("log rotation needs maxBytes >= 1 and maxFiles >= 1, got "
@@ -83,9 +97,10 @@ public final class BridgeLogs implements AutoCloseable {
         }
         this.clock = Objects.requireNonNull(clock, "clock");
         this.errors = Objects.requireNonNull(errors, "errors");
-        this.calls = new JsonLinesFile(dir, CALLS, maxBytes, maxFiles, this::writeFailed);
-        this.work = new JsonLinesFile(dir, WORK, maxBytes, maxFiles, this::writeFailed);
-        this.stderr = new JsonLinesFile(dir, AGENT_STDERR, maxBytes, maxFiles, this::writeFailed);
+        this.calls = callsName == null ? null : new JsonLinesFile(dir, callsName, maxBytes, maxFiles, this::writeFailed);
+        this.work = new JsonLinesFile(dir, workName, maxBytes, maxFiles, this::writeFailed);
+        this.stderr = stderrName == null ? null
+                : new JsonLinesFile(dir, stderrName, maxBytes, maxFiles, this::writeFailed);
         this.console = console;
         this.verbose = verbose;
     }
@@ -161,7 +176,11 @@ public final class BridgeLogs implements AutoCloseable {
     public void close() {
         if (calls != null) {
             calls.close();
+        }
+        if (work != null) {
             work.close();
+        }
+        if (stderr != null) {
             stderr.close();
         }
     }

@@ -3,8 +3,11 @@ package legate.acp.translate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +20,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.TurnListener;
 import legate.acp.adapter.UsageBudget;
 import legate.acp.log.BridgeLogs;
+import legate.acp.log.BridgeTelemetry;
 import legate.acp.log.LogFields;
 import legate.acp.permission.PermissionOption;
 import legate.acp.permission.PermissionRequest;
@@ -64,6 +68,10 @@ public final class PromptTurn implements TurnListener {
     /** What arrived while a question was out: published once it is answered, in order. */
     private final List<Runnable> held = new ArrayList<>();
     private EventSink events;
+    private final BridgeTelemetry telemetry;
+    /** The ACP prompt's span (invalid when not tracing), and its open tool calls' spans by toolCallId. */
+    private Span promptSpan = Span.getInvalid();
+    private final Map<String, Span> toolSpans = new HashMap<>();
     private String sessionId;
     private String root;
     private boolean asking;
@@ -85,6 +93,13 @@ public final class PromptTurn implements TurnListener {
      */
     public PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle,
                       Duration askTimeout, BooleanSupplier cancelAsked) {
+        this(events, backend, logs, budget, settle, askTimeout, cancelAsked, BridgeTelemetry.none(backend.id()));
+    }
+
+    /** The same, counting permissions, tokens and cost into {@code telemetry} and tracing the prompt and its tool calls. */
+    public PromptTurn(EventSink events, Backend backend, BridgeLogs logs, UsageBudget budget, Runnable settle,
+                      Duration askTimeout, BooleanSupplier cancelAsked, BridgeTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.events = events;
         this.backend = backend;
         this.logs = logs;
@@ -113,7 +128,20 @@ public final class PromptTurn implements TurnListener {
     public synchronized void prompting(String session, String root) {
         this.sessionId = session;
         this.root = root;
+        // On the executor's thread, where the task's turn span is current: the prompt's span is its child.
+        this.promptSpan = telemetry.promptSpan(session);
         working(backend.displayName() + " is working on it.", null);
+    }
+
+    private void endToolSpan(String toolCallId, String status) {
+        Span span = toolSpans.remove(toolCallId);
+        if (span != null) {
+            span.setAttribute("acp.status", status);
+            if (!"completed".equals(status)) {
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
+        }
     }
 
     /** A WORKING line of the bridge's own (a restored conversation, lost memory). */
@@ -148,6 +176,9 @@ public final class PromptTurn implements TurnListener {
             case SessionUpdate.ToolCall t -> {
                 flushText();
                 toolCalls.started(t);
+                if (promptSpan.getSpanContext().isValid()) {
+                    toolSpans.put(t.toolCallId(), telemetry.toolSpan(promptSpan, t.toolCallId(), t.title()));
+                }
                 String line = TurnText.toolCall(t);
                 working(line, t.raw());
                 logs.step(events.contextId(), events.taskId(), line);
@@ -158,6 +189,9 @@ public final class PromptTurn implements TurnListener {
                 toolCalls.updated(t);
                 if (t.status() != null || t.title() != null) {
                     working(TurnText.toolCallUpdate(t), t.raw());
+                }
+                if ("completed".equals(t.status()) || "failed".equals(t.status())) {
+                    endToolSpan(t.toolCallId(), t.status());
                 }
                 work("tool_call_update", Map.of("toolCallId", t.toolCallId(), "raw", t.raw()));
             }
@@ -172,7 +206,7 @@ public final class PromptTurn implements TurnListener {
                 work("mode", Map.of("modeId", String.valueOf(m.currentModeId())));
             }
             case SessionUpdate.UsageUpdate u -> {
-                budget.window(u.raw());
+                telemetry.cost(budget.window(u.raw()), budget.currency());
                 work("usage_update", Map.of("raw", u.raw()));
             }
             // PEER (claude-agent-acp, codex-acp): new update kinds come with new agent versions; an unknown
@@ -183,6 +217,7 @@ public final class PromptTurn implements TurnListener {
 
     @Override
     public synchronized void onPermission(PermissionRequest request, PermissionVerdict verdict, boolean asked) {
+        telemetry.permission(verdict.allowed());
         if (!verdict.allowed()) {
             refusals.add(request.toolCallId(), request.title(), request.kind(), verdict.reason());
         }
@@ -300,6 +335,7 @@ public final class PromptTurn implements TurnListener {
         over = true;
         StopReason stop = response.stopReason();
         budget.addPrompt(response.usage());
+        telemetry.tokens(response.usage());
         logs.call("prompt.stop", ids().and("stopReason", stop.value()).and("toolCalls", toolCalls.size())
                 .and("failedToolCalls", toolCalls.failed())
                 .and("refusals", refusals.size()).and("usage", response.usage()).and("budget", budget.snapshot()).map());
@@ -342,6 +378,11 @@ public final class PromptTurn implements TurnListener {
     }
 
     private TaskState end(TaskState state, String note) {
+        for (String id : List.copyOf(toolSpans.keySet())) {
+            endToolSpan(id, "unfinished");
+        }
+        promptSpan.setAttribute("a2a.task_state", state.name());
+        promptSpan.end();
         String text = refusals.after(note);
         settle.run();
         events.status(state, text == null ? null : events.agentText(text));

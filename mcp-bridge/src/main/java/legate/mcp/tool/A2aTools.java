@@ -30,24 +30,26 @@ public final class A2aTools {
      * @param requestTimeout bound on a2a_card's answer
      * @param heartbeat a2a_ask's progress tick after this much upstream quiet
      * @param silence a2a_ask gives a turn up after this long without an upstream event
+     * @param observed counts and traces each call
      */
     public static List<SyncToolSpecification> specifications(AgentDirectory agents, Clock clock,
                                                              Duration discoveryTimeout, Duration requestTimeout,
-                                                             Duration heartbeat, Duration silence) {
+                                                             Duration heartbeat, Duration silence,
+                                                             ToolCalls observed) {
         List<A2aTool> tools = List.of(
-                new AskTool(agents, clock, discoveryTimeout, heartbeat, silence),
+                new AskTool(agents, clock, discoveryTimeout, heartbeat, silence, observed),
                 new TaskTool(agents, discoveryTimeout),
                 new CancelTool(agents, discoveryTimeout),
                 new CardTool(agents, requestTimeout));
-        return tools.stream().map(A2aTools::specification).toList();
+        return tools.stream().map(t -> specification(t, observed)).toList();
     }
 
     /**
      * The SDK's view of a tool. A {@link ToolFailure} or an {@link AgentUnavailable} becomes an error
      * result; anything unexpected is logged here and still answered as an error result.
      */
-    private static SyncToolSpecification specification(A2aTool tool) {
-        return new SyncToolSpecification(tool.definition(), (exchange, request) -> {
+    private static SyncToolSpecification specification(A2aTool tool, ToolCalls observed) {
+        return new SyncToolSpecification(tool.definition(), (exchange, request) -> observed.observe(request.name(), () -> {
             try {
                 return tool.call(exchange, request);
             } catch (ToolFailure f) {
@@ -58,6 +60,6 @@ public final class A2aTools {
                 LOG.warn("{} failed unexpectedly", request.name(), e);
                 return CallToolResult.builder().addTextContent(request.name() + " failed: " + e).isError(true).build();
             }
-        });
+        }));
     }
 }

@@ -7,6 +7,8 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import legate.a2a.client.A2aClientException;
 import legate.a2a.client.UserMessage;
 import legate.mcp.upstream.AgentDirectory;
@@ -41,8 +43,11 @@ final class AskTool implements A2aTool {
     private final Duration discoveryTimeout;
     private final Duration heartbeat;
     private final Duration silence;
+    private final ToolCalls log;
 
-    AskTool(AgentDirectory agents, Clock clock, Duration discoveryTimeout, Duration heartbeat, Duration silence) {
+    AskTool(AgentDirectory agents, Clock clock, Duration discoveryTimeout, Duration heartbeat, Duration silence,
+            ToolCalls log) {
+        this.log = log;
         this.agents = agents;
         this.clock = clock;
         this.discoveryTimeout = discoveryTimeout;
@@ -85,8 +90,11 @@ final class AskTool implements A2aTool {
         var client = link.client(discoveryTimeout);
         AskTurn turn = new AskTurn(link.alias(), taskId, contextId);
         SendMessageRequest send = SendMessageRequest.newBuilder().setMessage(UserMessage.text(text, taskId, contextId)).build();
+        ProgressChannel progress = ProgressChannel.of(exchange, request);
+        log.activity("ask", fields("agent", link.alias(), "taskId", taskId, "contextId", contextId,
+                "progressToken", progress.hasToken(), "chars", text.length()));
         try (UpstreamStream upstream = UpstreamStream.open(client, send, "legate-mcp-ask-" + link.alias())) {
-            return follow(turn, upstream, ProgressChannel.of(exchange, request)).toResult();
+            return follow(turn, upstream, progress).toResult();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ToolFailure("interrupted while waiting for agent " + link.alias() + " (" + turn.identity() + ")");
@@ -125,6 +133,8 @@ final class AskTool implements A2aTool {
                         return turn.fail(a);
                     }
                     LOG.warn("a2a_ask: reading the stream failed ({})", turn.identity(), f.error());
+                    log.activity("upstream.broken", fields("agent", turn.agent(), "task", turn.identity(),
+                            "error", f.error().toString()));
                     return turn.cutShort("reading the stream failed: " + f.error());
                 }
                 case UpstreamStream.Quiet q -> {
@@ -137,6 +147,8 @@ final class AskTool implements A2aTool {
                         case GIVE_UP -> {
                             LOG.warn("a2a_ask: no event for {} ms; gave up waiting on agent {}, {}",
                                     silence.toMillis(), turn.agent(), turn.identity());
+                            log.activity("ask.abandoned", fields("agent", turn.agent(), "task", turn.identity(),
+                                    "why", "no upstream event for " + silence.toMillis() + " ms"));
                             return turn.silent(silence);
                         }
                         case NOTHING -> {
@@ -148,12 +160,24 @@ final class AskTool implements A2aTool {
         }
     }
 
+    /** Key-value pairs in order, nulls left out: one activity record's fields. */
+    private static Map<String, Object> fields(Object... pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                m.put((String) pairs[i], pairs[i + 1]);
+            }
+        }
+        return m;
+    }
+
     /**
      * The caller hung up. Disconnecting is not cancelling: the stream closes, the task goes on, and
      * the log says where it is. The report goes nowhere; it only ends the call.
      */
-    private static TaskReport callerGone(AskTurn turn) {
+    private TaskReport callerGone(AskTurn turn) {
         LOG.info("a2a_ask: the caller hung up; the work goes on at agent {}, {}", turn.agent(), turn.identity());
+        log.activity("ask.abandoned", fields("agent", turn.agent(), "task", turn.identity(), "why", "the caller hung up"));
         return turn.cutShort("the caller hung up");
     }
 }

@@ -33,6 +33,11 @@ final class ProgressChannel {
         return new ProgressChannel(exchange, meta == null ? null : meta.get("progressToken"));
     }
 
+    /** Whether the caller asked for progress (a progressToken in the call's _meta). */
+    boolean hasToken() {
+        return token != null;
+    }
+
     /**
      * Sends one notification with the next progress number; nothing without a token.
      *

@@ -1,5 +1,6 @@
 package legate.mcp.upstream;
 
+import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -52,7 +53,8 @@ public final class UpstreamStream implements AutoCloseable {
     private volatile boolean closed;
 
     private UpstreamStream(A2aClient client, SendMessageRequest request, String name) {
-        this.reader = Thread.ofVirtual().name(name).unstarted(() -> read(client, request));
+        // The caller's trace context goes with the stream, so the request carries its traceparent.
+        this.reader = Thread.ofVirtual().name(name).unstarted(Context.current().wrap(() -> read(client, request)));
     }
 
     /** Sends the message and starts reading the stream. */

@@ -1,5 +1,7 @@
 package legate.a2a.client.internal;
 
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapSetter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import legate.a2a.client.TransportException;
 import legate.a2a.model.A2aHeaders;
 import legate.a2a.model.LegateVersion;
+import legate.wire.trace.Tracing;
 
 /**
  * One HTTP exchange with an agent over the client's shared HttpClient: stamps the headers every A2A
@@ -22,6 +25,7 @@ import legate.a2a.model.LegateVersion;
  * into a {@link TransportException}.
  */
 public final class HttpExchange {
+    private static final TextMapSetter<HttpRequest.Builder> TRACE_HEADERS = (b, name, value) -> b.setHeader(name, value);
     private static final String USER_AGENT = "legate/" + LegateVersion.get();
 
     private final HttpClient http;
@@ -42,6 +46,9 @@ public final class HttpExchange {
                 .header(A2aHeaders.VERSION, A2aHeaders.PROTOCOL_VERSION)
                 .header("User-Agent", USER_AGENT);
         headers.forEach(b::header);
+        // W3C Trace Context: the current span (a tool call of legate mcp, an agent's turn) becomes the
+        // parent of the agent's request span, so one trace crosses agents. Without a span, nothing is written.
+        Tracing.propagator().inject(Context.current(), b, TRACE_HEADERS);
         return b;
     }
 

@@ -2,6 +2,11 @@ package legate.a2a.server.jsonrpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +21,8 @@ import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.jsonrpc.MethodResult.Stream;
 import legate.a2a.server.jsonrpc.MethodResult.Unary;
+import legate.a2a.server.observe.HttpFieldsGetter;
+import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.RunsElsewhere;
 import legate.a2a.server.task.ServerStopping;
@@ -23,6 +30,7 @@ import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import legate.wire.jsonrpc.JsonRpcException;
 import legate.wire.jsonrpc.JsonRpcMessage;
+import legate.wire.trace.Tracing;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -47,12 +55,16 @@ import org.slf4j.LoggerFactory;
  * request's id, as the JS SDK's answer does.
  */
 public final class JsonRpcHandler extends Handler.Abstract {
+    /** The binding label of this handler's requests in {@link ServerMetrics}. */
+    public static final String BINDING = "jsonrpc";
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcHandler.class);
     private final Map<String, JsonRpcMethod> methods;
     private final CallerAuthentication authentication;
     private final int maxBodyBytes;
     private final KeepAlive keepAlive;
     private final Scheduler scheduler;
+    private final ServerMetrics metrics;
+    private final Tracing tracing;
     // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
     private volatile PeerForwarding forwarding;
 
@@ -62,7 +74,26 @@ public final class JsonRpcHandler extends Handler.Abstract {
      */
     public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
                           Scheduler scheduler, Duration keepAlive) {
+        this(handler, authentication, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+    }
+
+    /** The same, with no authentication (every caller anonymous). */
+    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+    }
+
+    /** The same, counting each request into {@code metrics} and, when tracing is on, tracing it. */
+    public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive,
+                          ServerMetrics metrics, Tracing tracing) {
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, metrics, tracing);
+    }
+
+    /** The same, authenticating callers with {@code authentication}, counting and tracing each request. */
+    public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
+                          Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing) {
         super(InvocationType.BLOCKING);
+        this.metrics = metrics;
+        this.tracing = tracing;
         this.methods = MethodTable.table(handler);
         this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
@@ -72,20 +103,66 @@ public final class JsonRpcHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
+        if (!tracing.on()) {
+            // Tracing off: this one check, no span, no scope, no header read.
+            answer(request, response, callback, start, null);
+            return true;
+        }
+        Span span = serverSpan(request);
+        try (Scope scope = span.makeCurrent()) {
+            answer(request, response, callback, start, span);
+        }
+        return true;
+    }
+
+    /**
+     * Counts the request and ends its span, once per request, before its answer is written.
+     *
+     * @param method the A2A method ("unknown" when Legate serves none of that name, "none" when unread)
+     * @param code {@link ServerMetrics#OK}, {@link ServerMetrics#FORWARDED} or the error code it was answered with
+     */
+    private void done(String method, int code, long start, Span span) {
+        metrics.request(BINDING, method, code, System.nanoTime() - start);
+        if (span != null) {
+            span.updateName(method);
+            span.setAttribute("rpc.method", method);
+            if (code == ServerMetrics.FORWARDED) {
+                // Answered by the instance that runs the conversation; its own span (child of this one) says how.
+                span.setAttribute("a2a.forwarded", true);
+            } else if (code != ServerMetrics.OK) {
+                span.setAttribute("rpc.jsonrpc.error_code", code);
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
+        }
+    }
+
+    private Span serverSpan(Request request) {
+        Context parent = Tracing.propagator().extract(Context.root(), request.getHeaders(), HttpFieldsGetter.INSTANCE);
+        return tracing.tracer().spanBuilder("a2a request").setParent(parent).setSpanKind(SpanKind.SERVER)
+                .setAttribute("rpc.system", "jsonrpc").startSpan();
+    }
+
+    private void answer(Request request, Response response, Callback callback, long start, Span span) {
         if (!HttpMethod.POST.is(request.getMethod())) {
+            done("none", A2aError.INVALID_REQUEST.code(), start, span);
             response.getHeaders().put(HttpHeader.ALLOW, "POST");
             reply(response, callback, 405, ErrorBody.of(null, A2aError.INVALID_REQUEST,
                     "A2A JSON-RPC requests are POSTed to this URL; the agent card is at /.well-known/agent-card.json"));
-            return true;
+            return;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
         byte[] body = null;
+        String methodName = "none";
+        boolean counted = false;
         Principal caller;
         try {
             // PROTOCOL (A2A §7, §3.3.2): every method but the public card needs a credential; a
             // caller without one is answered 401 before its body is read, so it learns nothing.
             caller = authentication.authenticate(request.getHeaders());
         } catch (Unauthenticated e) {
+            done(methodName, e.error().code(), start, span);
             LOG.info("refused a request from {}: {}", Request.getRemoteAddr(request), e.why());
             for (String challenge : e.challenges()) {
                 response.getHeaders().add(HttpHeader.WWW_AUTHENTICATE, challenge);
@@ -94,7 +171,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
             reply(response, LingeringClose.after(request, callback, scheduler), e.error().httpStatus(),
                     ErrorBody.of(id, e));
-            return true;
+            return;
         }
         try {
             checkContentType(request);
@@ -107,6 +184,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"id\" is required; every A2A method has a response");
             }
             JsonRpcMethod method = methods.get(rpc.method());
+            methodName = method == null ? "unknown" : rpc.method();
             if (method == null) {
                 throw A2aError.METHOD_NOT_FOUND.exception("Method not found: " + rpc.method());
             }
@@ -114,24 +192,39 @@ public final class JsonRpcHandler extends Handler.Abstract {
             if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
-            switch (method.call(params, request.getHeaders(), caller)) {
+            MethodResult result = method.call(params, request.getHeaders(), caller);
+            // Counted before the answer leaves: a scrape that follows the answer sees it.
+            done(methodName, ServerMetrics.OK, start, span);
+            counted = true;
+            switch (result) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
                 case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
             }
         } catch (RunsElsewhere e) {
+            if (!counted) {
+                done(methodName, ServerMetrics.FORWARDED, start, span);
+            }
             forward(request, body, e, response, callback, id);
         } catch (JsonRpcException e) {
             A2aError error = A2aError.byCode(e.code());
-            refuse(request, response, callback, id, new A2aException(error == null ? A2aError.INVALID_REQUEST : error,
-                    e.getMessage()), body != null);
+            A2aException refusal = new A2aException(error == null ? A2aError.INVALID_REQUEST : error, e.getMessage());
+            if (!counted) {
+                done(methodName, refusal.error().code(), start, span);
+            }
+            refuse(request, response, callback, id, refusal, body != null);
         } catch (A2aException e) {
+            if (!counted) {
+                done(methodName, e.error().code(), start, span);
+            }
             refuse(request, response, callback, id, e, body != null);
         } catch (RuntimeException e) {
             LOG.error("internal error answering {}", request.getHttpURI().getPath(), e);
+            if (!counted) {
+                done(methodName, A2aError.INTERNAL.code(), start, span);
+            }
             refuse(request, response, callback, id, A2aError.INTERNAL.exception("Internal error"), body != null);
         }
-        return true;
     }
 
     /** The request belongs to a conversation another instance runs: it answers, through this one. */

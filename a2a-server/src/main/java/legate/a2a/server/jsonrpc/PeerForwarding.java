@@ -1,5 +1,7 @@
 package legate.a2a.server.jsonrpc;
 
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapSetter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import legate.a2a.model.A2aError;
+import legate.wire.trace.Tracing;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -38,6 +41,7 @@ final class PeerForwarding {
     /** Marks a request that one instance forwarded to another. */
     static final String FORWARDED = "Legate-Forwarded";
     // Hop-by-hop headers (RFC 9110 §7.6.1) and those the JDK client sets itself and refuses from us.
+    private static final TextMapSetter<HttpRequest.Builder> TRACE_HEADERS = (b, name, value) -> b.setHeader(name, value);
     private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
             "keep-alive", "transfer-encoding", "te", "trailer", "proxy-connection", "date", "from", "via", "warning",
             "http2-settings", FORWARDED.toLowerCase(Locale.ROOT));
@@ -63,6 +67,9 @@ final class PeerForwarding {
             }
         }
         out.header(FORWARDED, "1");
+        // W3C Trace Context: with tracing on, the peer's request span is a child of this request's
+        // (replacing the caller's traceparent, which would make the two siblings); off, nothing changes.
+        Tracing.propagator().inject(Context.current(), out, TRACE_HEADERS);
         HttpResponse<InputStream> answer;
         try {
             answer = client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());

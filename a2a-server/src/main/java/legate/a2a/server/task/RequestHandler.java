@@ -8,6 +8,8 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.Principal;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.CancelTaskRequest;
 import lf.a2a.v1.GetTaskRequest;
@@ -53,6 +55,14 @@ public final class RequestHandler implements AutoCloseable {
         this(executor, store, card, null, clock, ids, cancelWait, turns, TurnQuota.UNLIMITED, InstanceGroup.ALONE);
     }
 
+    /** The same, counting turns into {@code metrics} and tracing each turn with {@code tracing}. */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, ServerMetrics metrics,
+                          Tracing tracing) {
+        this(executor, store, card, null, clock, ids, cancelWait, turns, TurnQuota.UNLIMITED, InstanceGroup.ALONE,
+                metrics, tracing);
+    }
+
     /** The same, as one instance of {@code group} (see the full constructor). */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, InstanceGroup group) {
@@ -66,6 +76,14 @@ public final class RequestHandler implements AutoCloseable {
                 InstanceGroup.ALONE);
     }
 
+    /** The same, as one instance of {@code group}, counting nothing that is scraped and tracing nothing. */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
+                          InstanceGroup group) {
+        this(executor, store, card, extendedCard, clock, ids, cancelWait, turns, maxTasksPerPrincipal, group,
+                new ServerMetrics(), Tracing.OFF);
+    }
+
     /**
      * The operations of one instance of a {@code group}: a request for a conversation that runs on
      * another instance throws {@link RunsElsewhere} before it has changed anything, for the binding
@@ -73,17 +91,19 @@ public final class RequestHandler implements AutoCloseable {
      *
      * @param extendedCard what GetExtendedAgentCard answers, or null when none is configured
      * @param maxTasksPerPrincipal the most tasks one principal may have running at once (0: no limit)
+     * @param metrics where turns are counted
+     * @param tracing traces each turn when on
      */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
-                          InstanceGroup group) {
+                          InstanceGroup group, ServerMetrics metrics, Tracing tracing) {
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
         this.extendedCard = extendedCard;
         this.reading = new TaskReading(store);
         this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
-                live, group, new TurnQuota(maxTasksPerPrincipal)));
+                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing));
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
         this.subscribing = new TaskSubscribing(reading, store, live, group);
     }

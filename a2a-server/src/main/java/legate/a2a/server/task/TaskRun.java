@@ -18,6 +18,7 @@ import legate.a2a.model.TaskStates;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.Reply;
 import legate.a2a.server.RequestContext;
+import legate.a2a.server.observe.ServerMetrics;
 import lf.a2a.v1.Artifact;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.StreamResponse;
@@ -80,18 +81,28 @@ final class TaskRun implements EventSink {
     private boolean replyClaimed;
     /** The turn the execution went on in after the caller's reply; null while this turn is the execution's. */
     private TaskRun successor;
+    private final ServerMetrics metrics;
+    private final long startedNanos = System.nanoTime();
+    /** The state this turn is counted in by {@link ServerMetrics#moved}; null before its first task event and after it ends. */
+    private TaskState counted;
 
-    /** @param lastSeq the sequence number of the stored task's latest event; 0 for a new task */
-    /** @param owner the principal the task belongs to, recorded with its first event */
+    /**
+     * @param owner the principal the task belongs to, recorded with its first event
+     * @param lastSeq the sequence number of the stored task's latest event; 0 for a new task
+     */
     TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
-            boolean newTask, long lastSeq, boolean answersWithFirstEvent) {
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, ServerMetrics metrics) {
         this(taskId, contextId, owner, executorName, store, clock, newTask, lastSeq, answersWithFirstEvent,
-                new CancelRequest());
+                new CancelRequest(), metrics);
     }
 
-    /** @param cancel the cancel signal of the execution this turn belongs to */
+    /**
+     * @param cancel the cancel signal of the execution this turn belongs to
+     * @param metrics where the turn is counted, by state while it runs and by how it ended
+     */
     TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
-            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel) {
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.cancel = cancel;
         this.owner = owner;
         this.lastSeq = lastSeq;
@@ -219,6 +230,8 @@ final class TaskRun implements EventSink {
             turnEnded.complete(null);
             settled.complete(null);
             endSubscribers();
+            // This turn ended at its question (INPUT_REQUIRED); the execution is counted on in next.
+            countEnd();
         }
         waiting.complete(new Reply(context, next));
     }
@@ -243,6 +256,10 @@ final class TaskRun implements EventSink {
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
             store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
+        }
+        if (!applied.hasMessage() && current.getStatus().getState() != counted) {
+            metrics.moved(counted, current.getStatus().getState());
+            counted = current.getStatus().getState();
         }
         long seq = applied.hasMessage() ? 0 : lastSeq;
         for (Subscription s : subscribers) {
@@ -406,6 +423,7 @@ final class TaskRun implements EventSink {
             firstEvent.completeExceptionally(error);
             turnEnded.completeExceptionally(error);
             settled.complete(null);
+            countEnd();
             return;
         }
         if (current != null && !TaskStates.endsTurn(current.getStatus().getState())) {
@@ -428,6 +446,24 @@ final class TaskRun implements EventSink {
         turnEnded.complete(null);
         settled.complete(null);
         endSubscribers();
+        countEnd();
+    }
+
+    /** How the turn ended, for metrics and traces: the task's state ("completed"), "message", "abandoned" or "none". */
+    synchronized String endedAs() {
+        if (abandoned) {
+            return "abandoned";
+        }
+        if (answer != null) {
+            return "message";
+        }
+        return current == null ? "none" : ServerMetrics.stateLabel(current.getStatus().getState());
+    }
+
+    private void countEnd() {
+        metrics.moved(counted, null);
+        counted = null;
+        metrics.turnEnded(endedAs(), System.nanoTime() - startedNanos);
     }
 
     /**
@@ -484,6 +520,7 @@ final class TaskRun implements EventSink {
         }
         finished = true;
         abandoned = true;
+        countEnd();
         if (reply != null) {
             reply.complete(null);
         }

@@ -1,5 +1,9 @@
 package legate.a2a.server.task;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +15,8 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.TaskStates;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.RequestContext;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.wire.trace.Tracing;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.SendMessageConfiguration;
 import lf.a2a.v1.Task;
@@ -49,11 +55,16 @@ final class TurnLauncher {
     private final LiveTurns live;
     private final InstanceGroup group;
     private final TurnQuota quota;
+    private final ServerMetrics metrics;
+    private final Tracing tracing;
 
     TurnLauncher(AgentExecutor executor, TaskStore store, TaskReading reading, Clock clock, Supplier<String> ids,
-                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group, TurnQuota quota) {
+                 Duration retireWait, ExecutorService turns, LiveTurns live, InstanceGroup group, TurnQuota quota,
+                 ServerMetrics metrics, Tracing tracing) {
         this.group = group;
         this.quota = quota;
+        this.metrics = metrics;
+        this.tracing = tracing;
         this.executor = executor;
         this.executorName = executor.getClass().getSimpleName();
         this.store = store;
@@ -82,7 +93,7 @@ final class TurnLauncher {
             quota.acquire(owner);
             String taskId = ids.get();
             TaskRun run = new TaskRun(taskId, contextId, owner, executorName, store, clock, true, 0,
-                    answersWithFirstEvent);
+                    answersWithFirstEvent, metrics);
             live.started(run);
             return turn(run, message, null, configuration, null);
         }
@@ -114,7 +125,7 @@ final class TurnLauncher {
                 // The execution that asked goes on: the reply opens the task's next turn, which shares its cancel.
                 quota.acquire(owner);
                 TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
-                        storedTask.lastSeq(), false, previous.cancel);
+                        storedTask.lastSeq(), false, previous.cancel, metrics);
                 live.started(run);
                 return turn(run, message, stored, configuration, previous);
             }
@@ -125,7 +136,7 @@ final class TurnLauncher {
             }
             quota.acquire(owner);
             TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
-                    storedTask.lastSeq(), false);
+                    storedTask.lastSeq(), false, metrics);
             live.started(run);
             return turn(run, message, stored, configuration, null);
         });
@@ -194,9 +205,14 @@ final class TurnLauncher {
             turn.answers().retired.complete(null);
             return;
         }
+        // The request's span (when tracing) is the parent of the turn's; read on the request's thread.
+        Context parent = tracing.on() ? Context.current() : null;
         turns.execute(() -> {
+            Span span = parent == null ? null : tracing.tracer().spanBuilder("task turn").setParent(parent)
+                    .setAttribute("a2a.task_id", run.taskId()).setAttribute("a2a.context_id", run.contextId())
+                    .startSpan();
             Throwable failure = null;
-            try {
+            try (Scope scope = span == null ? null : span.makeCurrent()) {
                 executor.execute(turn.context(), run);
             } catch (Throwable t) {
                 failure = t;
@@ -207,6 +223,13 @@ final class TurnLauncher {
             try {
                 last.finish(failure);
             } finally {
+                if (span != null) {
+                    span.setAttribute("a2a.task_state", last.endedAs());
+                    if (failure != null) {
+                        span.setStatus(StatusCode.ERROR, failure.toString());
+                    }
+                    span.end();
+                }
                 live.retired(last);
                 quota.release(last.owner());
                 last.retired.complete(null);
