@@ -162,6 +162,11 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return e.exitCode();
         }
+        if (startCacheTraining) {
+            // DEFECT: the scripted session speaks plain http to itself; with TLS on it failed and the
+            // start-up archive was never recorded. The session only needs the server's classes.
+            serverEdge = ServerEdge.PLAIN;
+        }
         setup = setup.withHttps(serverEdge.tls() != null);
         Telemetry telemetry;
         try {

@@ -67,6 +67,18 @@ class TlsAgentTest {
     }
 
     @Test
+    void theStartUpTrainingRunSucceedsWithTlsConfigured() {
+        // bin/legate records the start-up archive with this run, in the user's configuration.
+        ChildRun run = ChildCommand.java(Legate.class, "agent", "--host", "127.0.0.1", "--port", "0",
+                        "--step-delay-ms", "0", "--start-cache-training").in(dir)
+                .without("HOST", "PUBLIC_URL", "AGENT_NAME", "DATA_DIR", "DATABASE_URL", "CARD_SIGNING_KEY", "CORS_ORIGINS")
+                .env(Map.of("TASK_STORE", "memory", "TLS_CERT", pki.serverChain().toString(),
+                        "TLS_KEY", pki.serverKey().toString()))
+                .run(START_LIMIT);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+    }
+
+    @Test
     void aKeyThatIsNotTheCertificatesStopsTheAgentAtStart() {
         Path other = pki.privateKey("other", "rsa", true);
 
