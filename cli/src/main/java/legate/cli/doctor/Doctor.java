@@ -1,6 +1,5 @@
 package legate.cli.doctor;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,9 +26,11 @@ import java.util.regex.Pattern;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
+import legate.cli.service.HostCommands;
 import legate.store.postgres.DatabaseUrl;
 import legate.store.postgres.PostgresStoreCheck;
 import legate.store.sqlite.SqliteStoreCheck;
+import legate.wire.http.BindAddress;
 
 /**
  * {@code legate doctor}: everything a command needs, checked before it runs, each finding with what
@@ -46,10 +47,10 @@ public final class Doctor {
     static final int MIN_JAVA = 21;
     static final int MIN_NODE = 20;
     /** The key files a configuration may name, each of which must be readable if named. */
-    static final List<String> KEY_FILES = List.of("TLS_CERT", "TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY",
-            "A2A_TOKENS_FILE", "A2A_JWT_KEY", "ACP_POLICY");
+    static final List<String> KEY_FILES = List.of("TLS_CERT", "TLS_KEY", "CARD_SIGNING_KEY", "A2A_TOKENS_FILE",
+            "A2A_JWT_KEY", "A2A_EXTENDED_CARD", "ACP_POLICY");
     /** Of those, the ones that hold secrets: readable by their owner only. */
-    static final Set<String> SECRET_FILES = Set.of("TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY", "A2A_TOKENS_FILE");
+    static final Set<String> SECRET_FILES = Set.of("TLS_KEY", "CARD_SIGNING_KEY", "A2A_TOKENS_FILE");
 
     private final Function<String, Optional<String>> config;
     private final Map<String, String> env;
@@ -111,7 +112,7 @@ public final class Doctor {
 
     /** Node.js, which runs the adapters (claude-agent-acp is a Node program, codex-acp ships through npm). */
     Finding node() throws InterruptedException {
-        Path node = onPath("node");
+        Path node = new HostCommands(env).which("node").orElse(null);
         if (node == null) {
             return Finding.fail("Node.js", "not found on PATH", "install Node.js " + MIN_NODE + " or newer");
         }
@@ -240,10 +241,9 @@ public final class Doctor {
     }
 
     private static Optional<String> cardAt(String host, int port) throws InterruptedException {
-        String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host.contains(":") ? "[" + host + "]" : host;
         try {
             HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build().send(
-                    HttpRequest.newBuilder(URI.create("http://" + h + ":" + port + "/.well-known/agent-card.json"))
+                    HttpRequest.newBuilder(URI.create(BindAddress.dialableUrl(host, port, "/.well-known/agent-card.json")))
                             .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return Optional.empty();
@@ -341,18 +341,6 @@ public final class Doctor {
         } catch (IOException | UnsupportedOperationException e) {
             return true;
         }
-    }
-
-    private Path onPath(String program) {
-        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty()) {
-                Path c = Path.of(dir, program);
-                if (Files.isRegularFile(c) && Files.isExecutable(c)) {
-                    return c;
-                }
-            }
-        }
-        return null;
     }
 
     /** A short command's output, or null when it failed or took over 10 s. */

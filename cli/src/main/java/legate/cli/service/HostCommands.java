@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,6 +32,11 @@ public record HostCommands(Map<String, String> env) {
     /** Whether {@code name} is an executable on the PATH. */
     public boolean available(String name) {
         return find(name) != null;
+    }
+
+    /** The executable {@code name} on the PATH, as a shell would find it. */
+    public Optional<Path> which(String name) {
+        return Optional.ofNullable(find(name));
     }
 
     private Path find(String name) {

@@ -6,6 +6,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
 import java.util.Optional;
+import legate.wire.http.BindAddress;
 
 /**
  * Where an installed service answers, read from its configuration with Legate's defaults: the
@@ -38,8 +39,7 @@ record ServiceAddress(String host, int port) {
 
     /** The URL to reach it from this machine: a wildcard bind answers on loopback too. */
     String localBase() {
-        String h = wildcard() ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        return "http://" + h + ":" + port;
+        return BindAddress.dialableUrl(host, port, "");
     }
 
     /** The URL another machine on the network uses, when the bind reaches beyond loopback. */
