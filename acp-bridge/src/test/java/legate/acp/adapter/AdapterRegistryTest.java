@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
 import legate.acp.ManualClock;
@@ -36,6 +37,9 @@ class AdapterRegistryTest {
     void anIdleConversationHasItsAgentStoppedAndTheNextTaskStartsAFreshOne() throws Exception {
         try (BridgeFixture bridge = bridge()) {
             long pid = bridge.pids("idle")[0];
+            // The stream ends at the terminal event, a moment before the executor lets go of the
+            // conversation's turn; until then the agent is rightly not idle (it was a flaky race).
+            assertThat(bridge.executionsEnded.tryAcquire(30, TimeUnit.SECONDS)).as("the pids turn ended").isTrue();
             clock.advance(BridgeFixture.IDLE.minusSeconds(1));
             assertThat(bridge.registry.reapIdle()).as("not idle for long enough yet").isEmpty();
             assertThat(ProcessAssertions.alive(pid)).isTrue();
