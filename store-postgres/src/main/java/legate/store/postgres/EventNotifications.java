@@ -2,9 +2,11 @@ package legate.store.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * The fan-out of task events between instances, by PostgreSQL's own LISTEN/NOTIFY: the group
  * commit's statement notifies {@value #CHANNEL} with the id of each task it wrote, delivered by
  * PostgreSQL when (and only if) the transaction commits, and this listener, on one connection of
- * its own, tells the watchers of that task. No broker: the database that holds the events
+ * its own outside the pool, tells the watchers of that task. No broker: the database that holds the events
  * announces them.
  *
  * <p>A notification carries no event, only "task X has more": the watcher reads the log after the
@@ -80,7 +82,7 @@ final class EventNotifications implements AutoCloseable {
         while (!closed) {
             Connection c = null;
             try {
-                c = dataSource.getConnection();
+                c = listeningConnection();
                 PGConnection pg = c.unwrap(PGConnection.class);
                 try (Statement s = c.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
@@ -97,13 +99,9 @@ final class EventNotifications implements AutoCloseable {
                         }
                     }
                 }
-                dataSource.evictConnection(c);
+                closeQuietly(c);
             } catch (SQLException | RuntimeException e) {
-                if (c != null) {
-                    // Never back to the pool: a connection that was listening may be half dead, and
-                    // a LISTEN left on it would follow it to whoever borrows it next.
-                    dataSource.evictConnection(c);
-                }
+                closeQuietly(c);
                 if (closed) {
                     break;
                 }
@@ -111,6 +109,33 @@ final class EventNotifications implements AutoCloseable {
                         + " reconnecting in {} ms", e.getMessage(), backoff);
                 waitBefore(backoff);
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
+        }
+    }
+
+    /**
+     * A connection outside the pool: a listener holds its connection for as long as the instance
+     * runs, so taking it from the pool would leave the group commit and the readers one short for
+     * good; and a LISTEN must never follow a pooled connection to whoever borrows it next.
+     */
+    private Connection listeningConnection() throws SQLException {
+        Properties props = new Properties();
+        if (dataSource.getUsername() != null) {
+            props.setProperty("user", dataSource.getUsername());
+        }
+        if (dataSource.getPassword() != null) {
+            props.setProperty("password", dataSource.getPassword());
+        }
+        props.setProperty("ApplicationName", "legate-listen");
+        return DriverManager.getConnection(dataSource.getJdbcUrl(), props);
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // A listening connection that is already broken has nothing left to release.
             }
         }
     }
