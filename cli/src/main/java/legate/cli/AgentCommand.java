@@ -82,6 +82,7 @@ final class AgentCommand implements Callable<Integer> {
         c.server.host = settings.get(ServerOptions.HOST).orElse(ServerOptions.DEFAULT_HOST);
         c.server.publicUrl = settings.get(ServerOptions.PUBLIC_URL).orElse(null);
         c.server.name = settings.get(ServerOptions.AGENT_NAME).orElse(null);
+        c.server.bindings = settings.get(ServerOptions.A2A_BINDINGS).orElse(null);
         String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
@@ -220,7 +221,8 @@ final class AgentCommand implements Callable<Integer> {
             return 1;
         }
         String url = setup.publicUrl(bound);
-        System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
+        System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A: "
+                + ServerOptions.describe(config.bindings()) + ")");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
         MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();

@@ -240,7 +240,8 @@ final class BridgeCommand implements Callable<Integer> {
             return 1;
         }
         Backend named = bridge.backend();
-        System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A 1.0, JSON-RPC)");
+        System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
+                + ServerOptions.describe(serverConfig.bindings()) + ")");
         System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "

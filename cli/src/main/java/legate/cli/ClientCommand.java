@@ -11,6 +11,7 @@ import legate.a2a.client.A2aClient;
 import legate.a2a.client.A2aClientException;
 import legate.a2a.client.AgentCardException;
 import legate.a2a.client.AgentErrorException;
+import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.client.ClientTrust;
 import legate.a2a.client.Credentials;
@@ -82,6 +83,12 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--api-key", descriptionKey = "A2A_API_KEY", scope = ScopeType.INHERIT, paramLabel = "KEY",
             description = "API key to send, in the header the card names, when the card asks for one [A2A_API_KEY].")
     String apiKey;
+
+    // No default: unset, the client dials the first interface of the card it speaks.
+    @Option(names = "--binding", descriptionKey = "A2A_BINDING", paramLabel = "BINDING", scope = ScopeType.INHERIT,
+            description = "Dial the agent over this binding only: JSONRPC, HTTP+JSON (or REST) or GRPC [A2A_BINDING] "
+                    + "(default: the first of the card's interfaces this client speaks).")
+    String binding;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Print each event or result as one line of ProtoJSON, for scripts.")
@@ -204,6 +211,13 @@ final class ClientCommand implements Callable<Integer> {
             return ClientExit.USAGE.code();
         }
         ClientConfig config = ClientConfig.defaults();
+        if (binding != null && !binding.isBlank()) {
+            try {
+                config = config.withBindings(List.of(Binding.named(binding)));
+            } catch (IllegalArgumentException e) {
+                return usage("--binding " + e.getMessage());
+            }
+        }
         ClientTrust clientTrust = ClientTrust.DEFAULTS;
         try {
             if (caCert != null) {

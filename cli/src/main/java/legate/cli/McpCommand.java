@@ -7,12 +7,14 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import legate.a2a.server.observe.Telemetry;
 import legate.acp.log.BridgeLogs;
+import legate.a2a.client.Binding;
 import legate.a2a.client.Credentials;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
@@ -44,6 +46,12 @@ final class McpCommand implements Callable<Integer> {
     @Option(names = "--agents", descriptionKey = "A2A_AGENTS", paramLabel = "ALIAS=URL,...",
             description = "Several agents, by alias; replaces A2A_URL [A2A_AGENTS]. The tools' agent argument names one.")
     String agents;
+
+    // No default: unset, the client dials the first interface of the card it speaks.
+    @Option(names = "--binding", descriptionKey = "A2A_BINDING", paramLabel = "BINDING",
+            description = "Dial every agent over this binding only: JSONRPC, HTTP+JSON (or REST) or GRPC [A2A_BINDING] "
+                    + "(default: the first of the agent card's interfaces this client speaks).")
+    String binding;
 
     @Option(names = "--name", descriptionKey = "AGENT_NAME",
             description = "The server's name in the MCP handshake and in the claude mcp add line [AGENT_NAME] "
@@ -144,7 +152,8 @@ final class McpCommand implements Callable<Integer> {
             config = new McpConfig(host, port, name, bearer, McpConfig.allowedHosts(allowedHosts), published,
                     Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
                     Duration.ofMillis(requestMs))
-                    .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv())));
+                    .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv())))
+                    .withBindings(binding == null || binding.isBlank() ? List.of() : List.of(Binding.named(binding)));
         } catch (IllegalArgumentException e) {
             System.err.println("legate mcp: " + e.getMessage());
             return 2;

@@ -3,7 +3,9 @@ package legate.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.observe.Telemetry;
@@ -35,6 +37,7 @@ final class ServerOptions {
     static final String DEFAULT_SHUTDOWN_GRACE_MS = "10000";
     static final String METRICS_PORT = "METRICS_PORT";
     static final String METRICS_TOKEN = "METRICS_TOKEN";
+    static final String A2A_BINDINGS = "A2A_BINDINGS";
 
     static final String INSTANCE_URL = "INSTANCE_URL";
     static final String INSTANCE_ID = "INSTANCE_ID";
@@ -64,6 +67,12 @@ final class ServerOptions {
     @Option(names = "--public-url", descriptionKey = PUBLIC_URL,
             description = "URL the Agent Card tells clients to dial [PUBLIC_URL] (default: http://HOST:PORT/).")
     String publicUrl;
+
+    // No default value: unset means every binding this build serves (ProtocolBinding.defaults()).
+    @Option(names = "--bindings", descriptionKey = A2A_BINDINGS, paramLabel = "BINDING,...",
+            description = "Protocol bindings to serve, in the card's order of preference: JSONRPC, HTTP+JSON (or REST), "
+                    + "GRPC, JSONRPC-0.3 [A2A_BINDINGS] (default: every binding this build serves).")
+    String bindings;
 
     @Option(names = "--name", descriptionKey = AGENT_NAME,
             description = "Name in the Agent Card, replacing the agent's own outright [AGENT_NAME] (default: the agent's own).")
@@ -158,10 +167,11 @@ final class ServerOptions {
     /**
      * How the server listens, answering JSON-RPC on {@code rpcPath}, with its callers' security.
      *
-     * @throws IllegalArgumentException a usage error in the security keys, or a bind the security
-     *                                  does not allow (README "Security"), saying why
+     * @throws IllegalArgumentException a usage error in the security keys or A2A_BINDINGS, or a bind
+     *                                  the security does not allow (README "Security"), saying why
      */
     ServerConfig config(String rpcPath) {
+        List<ProtocolBinding> served = ProtocolBinding.parse(bindings);
         ServerSecurity callers = security.security();
         ServerExposure exposure = ServerExposure.of(host, publicUrl, callers.authentication().isEnabled(),
                 security.insecure);
@@ -172,6 +182,11 @@ final class ServerOptions {
             System.err.println("legate: " + exposure.warning());
         }
         return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
-                .withSecurity(callers);
+                .withSecurity(callers).withBindings(served);
+    }
+
+    /** {@code JSONRPC 1.0, HTTP+JSON 1.0}: the bindings served, for the line printed at start. */
+    static String describe(List<ProtocolBinding> served) {
+        return String.join(", ", served.stream().map(b -> b.protocolBinding() + " " + b.protocolVersion()).toList());
     }
 }

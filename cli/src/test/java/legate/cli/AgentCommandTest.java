@@ -168,7 +168,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(31);
+        assertThat(every).hasSize(32);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
@@ -195,6 +195,14 @@ class AgentCommandTest {
             assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", port), Map.of()))).as(port).isNull();
         }
         assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", "0"), Map.of())).server.port).isZero();
+    }
+
+    // A2A_BINDINGS naming no binding is a usage error that says which word and what the names are.
+    @Test
+    void anUnknownBindingIsAUsageErrorNamingTheWord(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("A2A_BINDINGS", "JSONRPC,SOAP").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("\"SOAP\" is not a binding").contains("HTTP+JSON").doesNotContain("\tat ");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import legate.a2a.client.Binding;
 import legate.a2a.client.Credentials;
 import legate.mcp.guard.BearerToken;
 import legate.mcp.guard.HostGuard;
@@ -25,10 +26,14 @@ import legate.mcp.guard.HostGuard;
  * @param upstreamSilence a turn is given up after this long without a single upstream event
  * @param discoveryTimeout bound on fetching an agent's card
  * @param requestTimeout bound on a2a_task, a2a_cancel and a2a_card
+ * @param credentials each alias's credential, sent to that agent only
+ * @param bindings the A2A bindings the tools may dial, in the agent card's order (A2A_BINDING
+ *     names one; null or empty: every binding the client speaks)
  */
 public record McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
                         Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
-                        Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials) {
+                        Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials,
+                        List<Binding> bindings) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41243;
     public static final String DEFAULT_SERVER_NAME = "legate-mcp";
@@ -59,6 +64,14 @@ public record McpConfig(String host, int port, String serverName, BearerToken to
         requirePositive(discoveryTimeout, "MCP_DISCOVERY_TIMEOUT_MS");
         requirePositive(requestTimeout, "MCP_REQUEST_TIMEOUT_MS");
         credentials = credentials == null ? Map.of() : Map.copyOf(credentials);
+        bindings = bindings == null || bindings.isEmpty() ? Binding.implemented() : List.copyOf(bindings);
+    }
+
+    public McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
+                     Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
+                     Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials) {
+        this(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence, discoveryTimeout,
+                requestTimeout, credentials, null);
     }
 
     /** A configuration that sends no credential to any agent. */
@@ -84,7 +97,13 @@ public record McpConfig(String host, int port, String serverName, BearerToken to
     /** The same, sending each alias's credential to that agent only, as its card asks. */
     public McpConfig withCredentials(Map<String, Credentials> byAlias) {
         return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
-                discoveryTimeout, requestTimeout, byAlias);
+                discoveryTimeout, requestTimeout, byAlias, bindings);
+    }
+
+    /** The same, dialling only {@code allowed}; A2A_BINDING forces one binding. */
+    public McpConfig withBindings(List<Binding> allowed) {
+        return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
+                discoveryTimeout, requestTimeout, credentials, allowed);
     }
     /**
      * Whether the bind reaches only this machine. A wider bind without {@link #allowedHosts()}

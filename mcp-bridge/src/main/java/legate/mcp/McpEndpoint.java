@@ -12,10 +12,8 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.model.LegateVersion;
 import legate.a2a.server.observe.MetricsAccess;
@@ -71,7 +69,7 @@ public final class McpEndpoint implements AutoCloseable {
         this.activity = activity;
         this.calls = new ToolCalls(metrics, telemetry.tracing(), activity);
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
-                config.requestTimeout(), List.of(Binding.JSONRPC_1_0), Map.of());
+                config.requestTimeout(), config.bindings(), Map.of());
         this.agents = new AgentDirectory(config.agents(), client, config.credentials());
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(McpConfig.PATH)

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import legate.a2a.client.internal.HttpExchange;
@@ -77,11 +78,10 @@ public final class A2aClient implements AutoCloseable {
         this.config = config;
         this.endpoint = Binding.choose(card, config.bindings());
         URI url = interfaceUrl(endpoint, cardUrl);
-        // Binding.IMPLEMENTED holds JSONRPC only, so ClientConfig admits no other binding yet.
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
         Map<String, String> headers = new LinkedHashMap<>(config.headers());
         headers.putAll(config.credentials().headersFor(card));
-        this.transport = new JsonRpcTransport(new HttpExchange(http, headers), url);
+        this.transport = transportFor(endpoint, new HttpExchange(http, headers), url);
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
     }
@@ -261,6 +261,18 @@ public final class A2aClient implements AutoCloseable {
         @SuppressWarnings("unchecked")
         M stamped = (M) request.toBuilder().setField(field, tenant).build();
         return stamped;
+    }
+
+    /**
+     * The transport of the chosen interface's binding. ClientConfig admits only the bindings of
+     * {@link Binding#IMPLEMENTED}, and each of them has its case here.
+     */
+    private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, URI url) {
+        return switch (chosen.getProtocolBinding().strip().toUpperCase(Locale.ROOT)) {
+            case "JSONRPC" -> new JsonRpcTransport(exchange, url);
+            default -> throw new AgentCardException("this client has no transport for "
+                    + Binding.describe(chosen), List.of(chosen));
+        };
     }
 
     private static HttpClient newHttpClient(ClientConfig config) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
 
@@ -15,11 +16,42 @@ import lf.a2a.v1.AgentInterface;
  * @param protocolVersion the A2A version, Major.Minor
  */
 public record Binding(String protocolBinding, String protocolVersion) {
-    /** The one binding this client implements today. */
     public static final Binding JSONRPC_1_0 = new Binding("JSONRPC", "1.0");
+    public static final Binding HTTP_JSON_1_0 = new Binding("HTTP+JSON", "1.0");
+    public static final Binding GRPC_1_0 = new Binding("GRPC", "1.0");
 
-    /** Bindings with a transport in this build; a config may list only these. */
+    /**
+     * Bindings with a transport in this build; a config may list only these. The one place a new
+     * transport registers, together with its case in {@code A2aClient}'s transport choice.
+     */
     static final Set<String> IMPLEMENTED = Set.of("JSONRPC");
+
+    /** Every v1.0 binding this build has a transport for, in Legate's own preference: the default. */
+    public static List<Binding> implemented() {
+        return Stream.of(JSONRPC_1_0, HTTP_JSON_1_0, GRPC_1_0)
+                .filter(b -> IMPLEMENTED.contains(b.protocolBinding())).toList();
+    }
+
+    /**
+     * The binding a user named ({@code --binding}, {@code A2A_BINDING}): {@code JSONRPC},
+     * {@code HTTP+JSON} (or {@code REST}) or {@code GRPC}, case-insensitive, at version 1.0.
+     *
+     * @throws IllegalArgumentException naming the word and the bindings this client speaks
+     */
+    public static Binding named(String word) {
+        String upper = word == null ? "" : word.strip().toUpperCase(Locale.ROOT);
+        Binding b = switch (upper) {
+            case "JSONRPC", "JSON-RPC" -> JSONRPC_1_0;
+            case "HTTP+JSON", "REST" -> HTTP_JSON_1_0;
+            case "GRPC" -> GRPC_1_0;
+            default -> null;
+        };
+        if (b == null || !IMPLEMENTED.contains(b.protocolBinding())) {
+            throw new IllegalArgumentException("\"" + word + "\" is not a binding this client speaks; it speaks "
+                    + implemented().stream().map(Binding::protocolBinding).collect(Collectors.joining(", ")));
+        }
+        return b;
+    }
 
     public Binding {
         if (protocolBinding == null || protocolBinding.isBlank() || protocolVersion == null || protocolVersion.isBlank()) {

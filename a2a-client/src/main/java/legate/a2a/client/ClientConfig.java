@@ -63,12 +63,17 @@ public record ClientConfig(Duration connectTimeout, Duration cardTimeout, Durati
     }
 
     /**
-     * Connect and card within 10 s, other bounded calls within 60 s, JSON-RPC 1.0, no extra headers,
-     * cut streams resumed ({@link Resumption#DEFAULT}).
+     * Connect and card within 10 s, other bounded calls within 60 s, every binding this build speaks
+     * (the card's order chooses), no extra headers, cut streams resumed ({@link Resumption#DEFAULT}).
      */
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60),
-                List.of(Binding.JSONRPC_1_0), Map.of());
+                Binding.implemented(), Map.of());
+    }
+
+    /** The same, dialling only {@code allowed} (still in the card's order): {@code --binding} forces one. */
+    public ClientConfig withBindings(List<Binding> allowed) {
+        return new ClientConfig(connectTimeout, cardTimeout, callTimeout, allowed, headers, resumption, credentials, trust);
     }
 
     public ClientConfig withTimeouts(Duration connect, Duration card, Duration call) {

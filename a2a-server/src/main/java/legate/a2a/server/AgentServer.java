@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.card.JwksHandler;
+import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
@@ -180,7 +181,7 @@ public final class AgentServer implements AutoCloseable {
         // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
         ServerSecurity security = config.security();
         ServerEdge edge = config.edge();
-        AgentCard unsigned = security.publicCard(cardForPort.apply(port));
+        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings()));
         AgentCard extended = security.extendedCardOver(unsigned);
         // PROTOCOL (A2A §8.4): signed last, so the signature covers the card as served, security schemes included.
         AgentCard card = edge.cardKey() == null ? unsigned : edge.cardKey().sign(unsigned);
@@ -203,6 +204,8 @@ public final class AgentServer implements AutoCloseable {
         this.metricsEndpoint = scrape;
         ServerConnector scrapeOnly = metricsConnector;
         String rpcPath = config.rpcPath();
+        // One route per binding served (ProtocolBinding.SERVED lists those this build has).
+        boolean jsonRpc = config.serves(ProtocolBinding.JSONRPC);
         Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
         Handler routes = new Handler.Abstract() {
             @Override
@@ -218,7 +221,7 @@ public final class AgentServer implements AutoCloseable {
                 if (AgentCardHandler.PATH.equals(path)) {
                     return cardHandler.handle(request, response, callback);
                 }
-                if (rpcPath.equals(path)) {
+                if (jsonRpc && rpcPath.equals(path)) {
                     return rpc.handle(request, response, callback);
                 }
                 if (jwks != null && JwksHandler.PATH.equals(path)) {

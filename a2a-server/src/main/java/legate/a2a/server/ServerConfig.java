@@ -1,6 +1,7 @@
 package legate.a2a.server;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How an {@link AgentServer} listens, and how long it keeps finished tasks.
@@ -16,9 +17,12 @@ import java.time.Duration;
  *                      every task for as long as the store does (null: {@link #DEFAULT_TASK_RETENTION})
  * @param security who may call and how much each caller may run (null: {@link ServerSecurity#NONE})
  * @param edge TLS, the card signing key and CORS (null: {@link ServerEdge#PLAIN})
+ * @param bindings the protocol bindings served, in the card's order of preference (null or empty:
+ *                 {@link ProtocolBinding#defaults()}); one this build does not serve is refused
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
-                           Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge) {
+                           Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
+                           List<ProtocolBinding> bindings) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -47,6 +51,19 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
         if (edge == null) {
             edge = ServerEdge.PLAIN;
         }
+        if (bindings == null || bindings.isEmpty()) {
+            bindings = ProtocolBinding.defaults();
+        }
+        bindings = List.copyOf(bindings);
+        if (bindings.stream().distinct().count() != bindings.size()) {
+            throw new IllegalArgumentException("a binding is listed twice: " + bindings);
+        }
+        ProtocolBinding.requireServed(bindings);
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, null);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -70,16 +87,26 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings);
     }
 
     /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
     public ServerConfig withSecurity(ServerSecurity security) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
     }
 
     /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
     public ServerConfig withEdge(ServerEdge edge) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
+    }
+
+    /** The same, serving {@code served} in that order of preference (empty: the defaults). */
+    public ServerConfig withBindings(List<ProtocolBinding> served) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served);
+    }
+
+    /** Whether {@code binding} is among those served. */
+    public boolean serves(ProtocolBinding binding) {
+        return bindings.contains(binding);
     }
 }

@@ -1,16 +1,18 @@
 package legate.a2a.server.card;
 
+import java.util.List;
 import legate.a2a.model.A2aHeaders;
 import legate.a2a.model.LegateExtensions;
 import legate.a2a.model.LegateVersion;
+import legate.a2a.server.ProtocolBinding;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentExtension;
 import lf.a2a.v1.AgentInterface;
 
 /**
- * What every Legate server's Agent Card says whatever agent stands behind it: one JSON-RPC 1.0
- * interface at the public URL, Legate's own version, streaming without push notifications or an
+ * What every Legate server's Agent Card says whatever agent stands behind it: the interfaces of the
+ * bindings it serves (the agent names the JSON-RPC one, at the public URL), Legate's own version, streaming without push notifications or an
  * extended card, resumable streams (an extension), and text in, text and JSON out. The agent adds
  * its name, description and skills.
  */
@@ -27,6 +29,27 @@ public final class LegateCards {
             .build();
 
     private LegateCards() {
+    }
+
+    /**
+     * {@code card} with one interface per served binding, in {@code served}'s order, each derived from
+     * the card's JSON-RPC 1.0 interface (the public URL the agent named; the first interface when it
+     * named none). PROTOCOL (A2A §8.3.2): supportedInterfaces is ordered by preference and clients
+     * dial the first they speak, so the order is the operator's (A2A_BINDINGS).
+     */
+    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served) {
+        if (card.getSupportedInterfacesCount() == 0) {
+            return card;
+        }
+        String base = card.getSupportedInterfacesList().stream()
+                .filter(i -> i.getProtocolBinding().equals("JSONRPC")
+                        && i.getProtocolVersion().equals(A2aHeaders.PROTOCOL_VERSION))
+                .findFirst().orElse(card.getSupportedInterfaces(0)).getUrl();
+        AgentCard.Builder b = card.toBuilder().clearSupportedInterfaces();
+        for (ProtocolBinding binding : served) {
+            b.addSupportedInterfaces(binding.interfaceAt(base));
+        }
+        return b.build();
     }
 
     public static AgentCard.Builder jsonRpc(String name, String description, String publicUrl) {
