@@ -6,9 +6,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
@@ -20,19 +23,27 @@ import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import legate.tck.TckCard;
+import legate.tck.TckExecutor;
+import lf.a2a.v1.AgentCard;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code legate agent}: the A2A server with Revisor, the stub agent, behind it. */
+/** {@code legate agent}: the A2A server with Revisor, the stub agent, behind it (or the TCK's system under test). */
 @Command(name = "agent", mixinStandardHelpOptions = true,
-        description = {"Serve Revisor (text statistics, no model) over A2A v1.0 JSON-RPC.",
+        description = {"Serve Revisor (text statistics, no model) over A2A v1.0, or with --agent tck the official"
+                + " A2A TCK's system under test.",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class AgentCommand implements Callable<Integer> {
     static final String STEP_DELAY_MS = "STEP_DELAY_MS";
     private static final String DEFAULT_STEP_DELAY_MS = "600";
+    static final String AGENT = "AGENT";
+    private static final String DEFAULT_AGENT = "revisor";
+    static final String TCK_STREAMING_TIMEOUT = "TCK_STREAMING_TIMEOUT";
+    private static final String DEFAULT_TCK_STREAMING_TIMEOUT = "2.0";
 
     @Mixin
     ServerOptions server = new ServerOptions();
@@ -47,6 +58,17 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--step-delay-ms", descriptionKey = STEP_DELAY_MS, defaultValue = DEFAULT_STEP_DELAY_MS,
             description = "Pause after each progress step, so a person can watch and a cancel can land [STEP_DELAY_MS] (default: ${DEFAULT-VALUE}).")
     long stepDelayMs;
+
+    @Option(names = "--agent", descriptionKey = AGENT, defaultValue = DEFAULT_AGENT,
+            description = "The agent behind the server: revisor (text statistics) or tck (the official A2A TCK's"
+                    + " scripted system under test) [AGENT] (default: ${DEFAULT-VALUE}).")
+    String agent;
+
+    @Option(names = "--tck-streaming-timeout", descriptionKey = TCK_STREAMING_TIMEOUT,
+            defaultValue = DEFAULT_TCK_STREAMING_TIMEOUT,
+            description = "With --agent tck: the TCK's TCK_STREAMING_TIMEOUT in seconds; its long-running task"
+                    + " lasts twice this [TCK_STREAMING_TIMEOUT] (default: ${DEFAULT-VALUE}).")
+    String tckStreamingTimeout;
 
     @Option(names = "--start-cache-training", hidden = true,
             description = "Serve a scripted session to itself, then exit: bin/legate's run that records the start-up archive.")
@@ -83,6 +105,8 @@ final class AgentCommand implements Callable<Integer> {
         c.server.publicUrl = settings.get(ServerOptions.PUBLIC_URL).orElse(null);
         c.server.name = settings.get(ServerOptions.AGENT_NAME).orElse(null);
         c.server.bindings = settings.get(ServerOptions.A2A_BINDINGS).orElse(null);
+        c.agent = settings.get(AGENT).orElse(DEFAULT_AGENT);
+        c.tckStreamingTimeout = settings.get(TCK_STREAMING_TIMEOUT).orElse(DEFAULT_TCK_STREAMING_TIMEOUT);
         String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
@@ -131,6 +155,22 @@ final class AgentCommand implements Callable<Integer> {
         return c;
     }
 
+    /** The agent {@code --agent} names: what the start line calls it, its card and its executor. */
+    record Agent(String title, BiFunction<String, String, AgentCard> card, AgentExecutor executor) {
+        /**
+         * @throws IllegalArgumentException naming the problem: no such agent, or the TCK agent's
+         *     timeout is not a number of seconds
+         */
+        static Agent named(String name, String tckStreamingTimeout, Duration stepDelay) {
+            return switch (name.strip().toLowerCase(Locale.ROOT)) {
+                case "revisor" -> new Agent("Revisor", RevisorCard::build, new RevisorExecutor(stepDelay));
+                case "tck" -> new Agent("The TCK agent", TckCard::build,
+                        new TckExecutor(TckExecutor.streamingTimeout(tckStreamingTimeout)));
+                default -> throw new IllegalArgumentException("AGENT (--agent) is revisor or tck, not \"" + name + "\"");
+            };
+        }
+    }
+
     /** ASCII digits with an optional minus, few enough to fit the type: read alike by picocli and parseInt. */
     private static boolean plainNumber(String s, int maxDigits) {
         int start = s.startsWith("-") ? 1 : 0;
@@ -150,6 +190,15 @@ final class AgentCommand implements Callable<Integer> {
         if (stepDelayMs < 0 || server.maxBodyBytes < 1 || server.maxTasks < 1 || server.shutdownGraceMs < 0) {
             System.err.println("legate agent: STEP_DELAY_MS and SHUTDOWN_GRACE_MS must be >= 0, MAX_BODY_BYTES and "
                     + "MAX_TASKS >= 1");
+            return 2;
+        }
+        // The training run's scripted session checks Revisor's answers, whatever AGENT the .env names.
+        Agent chosen;
+        try {
+            chosen = Agent.named(startCacheTraining ? DEFAULT_AGENT : agent, tckStreamingTimeout,
+                    Duration.ofMillis(stepDelayMs));
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate agent: " + e.getMessage());
             return 2;
         }
         ServerSetup setup = server.setup();
@@ -196,6 +245,7 @@ final class AgentCommand implements Callable<Integer> {
             return 1;
         }
         ServerSetup served = setup;
+        Agent behind = chosen;
         InstanceGroup group;
         try {
             group = TaskStores.group(store, server, served, blame);
@@ -204,8 +254,8 @@ final class AgentCommand implements Callable<Integer> {
             throw e;
         }
         AgentServer a2a = AgentServer.create(config.withEdge(serverEdge),
-                boundPort -> RevisorCard.build(server.name, served.publicUrl(boundPort)),
-                new RevisorExecutor(Duration.ofMillis(stepDelayMs)), store, Clock.systemUTC(), telemetry,
+                boundPort -> behind.card().apply(server.name, served.publicUrl(boundPort)),
+                chosen.executor(), store, Clock.systemUTC(), telemetry,
                 new ServerMetrics(), group);
         int bound;
         try {
@@ -221,7 +271,7 @@ final class AgentCommand implements Callable<Integer> {
             return 1;
         }
         String url = setup.publicUrl(bound);
-        System.out.println("Revisor is listening on " + setup.listeningUrl(bound) + " (A2A: "
+        System.out.println(chosen.title() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
                 + ServerOptions.describe(config.bindings()) + ")");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
         MetricsNotice.print("legate agent", a2a, server.host);
