@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
 final class AgentCommand implements Callable<Integer> {
     static final String STEP_DELAY_MS = "STEP_DELAY_MS";
     private static final String DEFAULT_STEP_DELAY_MS = "600";
-    static final String AGENT = "AGENT";
+    // Not AGENT: scripts/raw.sh reads AGENT as the URL of the agent it calls, and one shell may set both.
+    static final String AGENT = "AGENT_KIND";
     private static final String DEFAULT_AGENT = "revisor";
     static final String TCK_STREAMING_TIMEOUT = "TCK_STREAMING_TIMEOUT";
     private static final String DEFAULT_TCK_STREAMING_TIMEOUT = "2.0";
@@ -61,7 +62,7 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--agent", descriptionKey = AGENT, defaultValue = DEFAULT_AGENT,
             description = "The agent behind the server: revisor (text statistics) or tck (the official A2A TCK's"
-                    + " scripted system under test) [AGENT] (default: ${DEFAULT-VALUE}).")
+                    + " scripted system under test) [AGENT_KIND] (default: ${DEFAULT-VALUE}).")
     String agent;
 
     @Option(names = "--tck-streaming-timeout", descriptionKey = TCK_STREAMING_TIMEOUT,
@@ -166,7 +167,7 @@ final class AgentCommand implements Callable<Integer> {
                 case "revisor" -> new Agent("Revisor", RevisorCard::build, new RevisorExecutor(stepDelay));
                 case "tck" -> new Agent("The TCK agent", TckCard::build,
                         new TckExecutor(TckExecutor.streamingTimeout(tckStreamingTimeout)));
-                default -> throw new IllegalArgumentException("AGENT (--agent) is revisor or tck, not \"" + name + "\"");
+                default -> throw new IllegalArgumentException("AGENT_KIND (--agent) is revisor or tck, not \"" + name + "\"");
             };
         }
     }
