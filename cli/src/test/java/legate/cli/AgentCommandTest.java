@@ -50,7 +50,7 @@ class AgentCommandTest {
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
                         "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
                         "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
-                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL");
+                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "AGENT_KIND", "TCK_STREAMING_TIMEOUT");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -168,7 +168,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(32);
+        assertThat(every).hasSize(34);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
@@ -195,6 +195,30 @@ class AgentCommandTest {
             assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", port), Map.of()))).as(port).isNull();
         }
         assertThat(AgentCommand.fromSettings(new Settings(Map.of("PORT", "0"), Map.of())).server.port).isZero();
+    }
+
+    // The TCK's system under test behind the same server: its card, and a scripted message answered as the TCK asks.
+    @Test
+    void agentTckServesTheTckAgent(@TempDir Path dir) throws Exception {
+        Running r = agent(dir, Map.of("PORT", "0", "TASK_STORE", "memory"), "--agent", "tck");
+        assertThat(card(r.port())).contains("\"name\":\"Legate TCK agent\"").contains("\"id\":\"tck\"");
+        String answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + "/"))
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\","
+                        + "\"params\":{\"message\":{\"messageId\":\"tck-message-response-1\",\"role\":\"ROLE_USER\","
+                        + "\"parts\":[{\"text\":\"hi\"}]}}}"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(answer).contains("\"message\":{").contains("Direct message response");
+    }
+
+    @Test
+    void anUnknownAgentIsAUsageErrorNamingIt(@TempDir Path dir) {
+        ChildRun run = legate(dir).env("AGENT_KIND", "nobody").run(START_LIMIT);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output()).contains("revisor or tck, not \"nobody\"").doesNotContain("\tat ");
+        ChildRun badTimeout = legate(dir, "--agent", "tck").env("TCK_STREAMING_TIMEOUT", "soon").run(START_LIMIT);
+        assertThat(badTimeout.exitCode()).isEqualTo(2);
+        assertThat(badTimeout.output()).contains("TCK_STREAMING_TIMEOUT").contains("soon").doesNotContain("\tat ");
     }
 
     // A2A_BINDINGS naming no binding is a usage error that says which word and what the names are.
