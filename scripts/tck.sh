@@ -74,7 +74,7 @@ EOF
 )
 if [ -n "$missing" ]; then
   echo "tck.sh: $python lacks what the TCK needs:" >&2
-  printf '  %s\n' $missing | sort -u >&2
+  printf '%s\n' "$missing" | sort -u | sed 's/^/  /' >&2
   echo "Install them with pip in a virtual environment (the top of this script shows how)." >&2
   exit 2
 fi
