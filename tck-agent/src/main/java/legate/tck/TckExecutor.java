@@ -1,6 +1,8 @@
 package legate.tck;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.EventSink;
 import legate.a2a.server.RandomIds;
@@ -63,11 +65,13 @@ public final class TckExecutor implements AgentExecutor {
         }
         // PROTOCOL (A2A §3.1.2): the first event of a task's turn is the Task, a continuation included.
         events.task(context.initialTask());
+        // A fresh id per artifact and turn: a later turn of the same task adds its artifacts, never replaces one.
+        Map<Integer, String> artifactIds = new HashMap<>();
         for (Step step : scenario.steps()) {
             switch (step) {
                 case Step.Status s -> events.status(s.state(), s.text() == null ? null : events.agentText(s.text()));
                 case Step.Artifact a -> events.artifact(Artifact.newBuilder()
-                        .setArtifactId(context.taskId() + "-artifact-" + a.chunkOf())
+                        .setArtifactId(artifactIds.computeIfAbsent(a.chunkOf(), n -> RandomIds.next()))
                         .addAllParts(a.parts()).build(), a.append(), a.lastChunk());
                 // A task that exists already cannot be answered by a bare Message: it completes with the reply.
                 case Step.Reply r -> events.status(TaskState.TASK_STATE_COMPLETED, events.agentText(r.text()));
