@@ -6,7 +6,7 @@
 # 1. Checks that Python and the TCK's packages are there, and says what to install when not.
 # 2. Starts `bin/legate agent --agent tck` (the TCK's system under test) on a free loopback port,
 #    with the in-memory task store and every binding this build serves (A2A_BINDINGS, when set,
-#    chooses instead), and waits for its Agent Card.
+#    chooses instead), in an empty working directory (no .env applies), and waits for its card.
 # 3. Runs the TCK's compatibility suite (tests/compatibility, as its run_tck.py does) once for
 #    each binding the card lists: JSONRPC, HTTP+JSON, GRPC. A binding the card does not list is
 #    skipped, saying so. Each run prints the TCK's own summary ("A2A TCK Compatibility Report").
@@ -98,9 +98,10 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
-# A fresh in-memory store: a run never meets the tasks of another, nor a DATA_DIR in use.
-AGENT_KIND=tck HOST=127.0.0.1 PORT=0 TASK_STORE=memory STEP_DELAY_MS=0 \
-  "$root/bin/legate" agent >"$work/legate.out" 2>"$work/legate.err" &
+# A fresh in-memory store: a run never meets the tasks of another, nor a DATA_DIR in use. An empty
+# working directory: a .env where the script was started (credentials, TLS) does not apply.
+(cd "$work" && AGENT_KIND=tck HOST=127.0.0.1 PORT=0 TASK_STORE=memory STEP_DELAY_MS=0 \
+  exec "$root/bin/legate" agent >"$work/legate.out" 2>"$work/legate.err") &
 pid=$!
 card_url=
 # The first start may build the jar (a minute or more), so the wait is long, but it ends with the process.
