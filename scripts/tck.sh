@@ -16,10 +16,10 @@
 # grpcio, protobuf >= 6.30.2 (the TCK's checked-in gRPC stubs were generated with 6.30.2),
 # googleapis-common-protos and jsonschema; pytest-html adds the TCK's HTML report when present.
 # Debian 12's python3-* packages are too old or missing for this (docs/conformance.md), so use pip:
-#   python3 -m venv .venv-tck
-#   .venv-tck/bin/pip install 'pytest>=8' pytest-asyncio httpx grpcio 'protobuf>=6.30.2' \
+#   python3 -m venv ../tck-venv
+#   ../tck-venv/bin/pip install 'pytest>=8' pytest-asyncio httpx grpcio 'protobuf>=6.30.2' \
 #       googleapis-common-protos jsonschema
-#   TCK_PYTHON=.venv-tck/bin/python scripts/tck.sh ../a2a-tck
+#   TCK_PYTHON=../tck-venv/bin/python scripts/tck.sh ../a2a-tck
 #
 # TCK_PYTHON: the Python that has those packages (default python3).
 # TCK_REPORTS: where the TCK's reports go, one folder per binding (default target/tck-reports).
