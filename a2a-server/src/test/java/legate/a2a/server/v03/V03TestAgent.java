@@ -54,14 +54,20 @@ final class V03TestAgent implements AgentExecutor {
 
     /** A started server in front of this agent, every served binding in its card; its port. */
     static int serve(Cleanup cleanup, ServerConfig config) throws Exception {
-        AgentServer server = AgentServer.create(config,
-                port -> AgentCard.newBuilder().setName("counter").setDescription("counts words").setVersion("1")
-                        .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
-                                .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
-                        .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true).setPushNotifications(false))
-                        .addDefaultInputModes("text/plain").addDefaultOutputModes("text/plain")
-                        .build(),
-                new V03TestAgent());
-        return cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
+        return cleanup.start("the agent", server(config), AgentServer::start, AgentServer::openStreams);
+    }
+
+    /** A server in front of this agent, not started yet. */
+    static AgentServer server(ServerConfig config) {
+        return AgentServer.create(config, V03TestAgent::card, new V03TestAgent());
+    }
+
+    static AgentCard card(int port) {
+        return AgentCard.newBuilder().setName("counter").setDescription("counts words").setVersion("1")
+                .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
+                        .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
+                .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true).setPushNotifications(false))
+                .addDefaultInputModes("text/plain").addDefaultOutputModes("text/plain")
+                .build();
     }
 }
