@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * is forwarded there as it came ({@link PeerForwarding}), credentials included: that instance
  * authenticates the caller again.
  *
+ * <p>What the methods are called, which A2A-Version is accepted and how results, events and errors
+ * look is the {@link JsonRpcDialect}'s: A2A 1.0 by default, v0.3 at its own URL.
+ *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
  */
@@ -321,8 +324,8 @@ public final class JsonRpcHandler extends Handler.Abstract {
     }
 
     /**
-     * PROTOCOL (A2A §3.6): A2A-Version is Major.Minor; absent or empty means 0.3, which Legate does
-     * not speak. The query parameter of the same name is read when the header is missing (§3.6.1).
+     * PROTOCOL (A2A §3.6): A2A-Version is Major.Minor; absent or empty means 0.3, which this URL does
+     * not speak (v0.3 has its own, v03.V03Dialect). The query parameter of the same name is read when the header is missing (§3.6.1).
      * A patch number is tolerated by comparing Major.Minor only.
      */
     static void checkVersion(Request request) {
