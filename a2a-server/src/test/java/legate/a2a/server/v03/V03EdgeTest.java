@@ -9,11 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentServer;
+import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
@@ -89,6 +90,24 @@ class V03EdgeTest {
         assertThat(WireJson.mapper().readTree(v03(base, "tasks/cancel", "{\"id\":\"" + slow + "\"}").body())
                 .at("/result/status/state").asText()).isEqualTo("canceled");
         assertThat(drained.get(20, TimeUnit.SECONDS)).as("the canceled turn ended within the grace").isTrue();
+    }
+
+    @Test
+    void eachJsonRpcVersionIsServedOnlyWhenA2aBindingsNamesIt() throws Exception {
+        // PROTOCOL (A2A §8.3.2): a card must not advertise an interface nothing answers, nor the other way round.
+        int only03 = V03TestAgent.serve(cleanup, ServerConfig.loopback(0).withBindings(List.of(ProtocolBinding.JSONRPC_0_3)));
+        URI base03 = URI.create("http://127.0.0.1:" + only03 + "/");
+        assertThat(v03(base03, "tasks/get", "{\"id\":\"x\"}").body()).contains("-32001");
+        assertThat(HTTP.send(HttpRequest.newBuilder(base03).header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString(body("GetTask", "{\"id\":\"x\"}"))).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        JsonNode card = WireJson.mapper().readTree(HTTP.send(HttpRequest.newBuilder(base03.resolve("/.well-known/agent-card.json"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertThat(card.get("supportedInterfaces")).hasSize(1);
+        assertThat(card.at("/supportedInterfaces/0/protocolVersion").asText()).isEqualTo("0.3");
+
+        int only10 = V03TestAgent.serve(cleanup, ServerConfig.loopback(0).withBindings(List.of(ProtocolBinding.JSONRPC)));
+        assertThat(v03(URI.create("http://127.0.0.1:" + only10 + "/"), "tasks/get", "{\"id\":\"x\"}").statusCode()).isEqualTo(404);
     }
 
     /** The group as one instance sees it: every conversation named runs at {@code runner}. */
