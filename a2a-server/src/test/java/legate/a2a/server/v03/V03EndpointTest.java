@@ -278,6 +278,16 @@ class V03EndpointTest {
     }
 
     @Test
+    void aBodyOverTheLimitIs413AndTheNextCallerIsServed() throws Exception {
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\""
+                + "x".repeat(ServerConfig.DEFAULT_MAX_BODY_BYTES) + "\"}}";
+        Reply r = post(v03, big, Map.of("Content-Type", "application/json"));
+        assertThat(r.status()).isEqualTo(413);
+        assertThat(r.error().get("code").asInt()).isEqualTo(-32600);
+        assertThat(call("tasks/get", "{\"id\":\"x\"}").error().get("code").asInt()).isEqualTo(-32001);
+    }
+
+    @Test
     void aBodyThatIsNoJsonRpcRequestGetsTheJsonRpcCodes() throws Exception {
         Map<String, String> json = Map.of("Content-Type", "application/json");
         Reply parse = post(v03, "{not json", json);
