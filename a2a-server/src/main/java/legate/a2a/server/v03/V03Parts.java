@@ -77,11 +77,7 @@ final class V03Parts {
             throw invalid(path, "must have exactly one of bytes and uri");
         }
         if (bytes != null) {
-            try {
-                out.setRaw(ByteString.copyFrom(Base64.getMimeDecoder().decode(bytes)));
-            } catch (IllegalArgumentException e) {
-                throw invalid(path + ".bytes", "must be base64");
-            }
+            out.setRaw(ByteString.copyFrom(base64(bytes, path + ".bytes")));
         } else {
             out.setUrl(uri);
         }
@@ -92,6 +88,19 @@ final class V03Parts {
         }
         if (mimeType != null) {
             out.setMediaType(mimeType);
+        }
+    }
+
+    /** Standard base64 (A2A v0.3 §6.6.1), and its URL-safe alphabet, which some peers send. */
+    private static byte[] base64(String text, String path) {
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException notStandard) {
+            try {
+                return Base64.getUrlDecoder().decode(text);
+            } catch (IllegalArgumentException e) {
+                throw invalid(path, "must be base64");
+            }
         }
     }
 

@@ -3,12 +3,14 @@ package legate.a2a.server.v03;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import legate.a2a.server.ServerConfig;
@@ -62,7 +64,7 @@ class V03EndpointTest {
         HttpRequest.Builder b = HttpRequest.newBuilder(to).timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(b::header);
-        HttpResponse<java.io.InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
         String type = r.headers().firstValue("Content-Type").orElse("");
         List<SseEvent> frames = new ArrayList<>();
         JsonNode json = null;
@@ -83,7 +85,7 @@ class V03EndpointTest {
     }
 
     private static Reply call(String method, String params, Map<String, String> headers) throws Exception {
-        Map<String, String> h = new java.util.HashMap<>(headers);
+        Map<String, String> h = new HashMap<>(headers);
         h.put("Content-Type", "application/json");
         return post(v03, "{\"jsonrpc\":\"2.0\",\"id\":\"q1\",\"method\":\"" + method + "\",\"params\":" + params + "}", h);
     }

@@ -14,6 +14,7 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.Artifact;
+import lf.a2a.v1.AuthenticationInfo;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.Role;
@@ -81,6 +82,8 @@ class V03TranslationTest {
                 .set("file", WireJson.mapper().createObjectNode().put("bytes", "aGk=").put("uri", "https://x")), "p"));
         invalidParams(() -> V03Parts.toV1(WireJson.mapper().createObjectNode().put("kind", "file")
                 .set("file", WireJson.mapper().createObjectNode()), "p"));
+        assertThatThrownBy(() -> V03Parts.toV1(json("{\"kind\":\"file\",\"file\":{\"bytes\":\"not base64!\"}}"), "p"))
+                .hasMessageContaining("p.file.bytes must be base64");
     }
 
     @Test
@@ -265,7 +268,7 @@ class V03TranslationTest {
                 + "{\"id\":\"p\",\"url\":\"https://hook\",\"token\":\"tok\",\"authentication\":{\"schemes\":[\"Bearer\",\"Basic\"],"
                 + "\"credentials\":\"secret\"}}}"));
         assertThat(c).isEqualTo(TaskPushNotificationConfig.newBuilder().setTaskId("t").setId("p").setUrl("https://hook")
-                .setToken("tok").setAuthentication(lf.a2a.v1.AuthenticationInfo.newBuilder().setScheme("Bearer")
+                .setToken("tok").setAuthentication(AuthenticationInfo.newBuilder().setScheme("Bearer")
                         .setCredentials("secret")).build());
         assertThat(V03PushConfigs.toV03(c)).isEqualTo(json("{\"taskId\":\"t\",\"pushNotificationConfig\":{\"id\":\"p\","
                 + "\"url\":\"https://hook\",\"token\":\"tok\",\"authentication\":{\"schemes\":[\"Bearer\"],\"credentials\":\"secret\"}}}"));
