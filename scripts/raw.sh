@@ -84,13 +84,25 @@ request "$AGENT/.well-known/agent-card.json" || fail 1 "no answer from $AGENT (i
 echo "HTTP $STATUS"
 show_json "$BODY"
 [ "$STATUS" = 200 ] || fail 1 "the card should come back with HTTP 200, got $STATUS"
-re="\"supportedInterfaces\"$S:$S\[[^]]*\"url\"$S:$S\"([^\"]+)\""
-[[ $BODY =~ $re ]] || fail 1 "the card should list supportedInterfaces with a url"
-RPC_URL=${BASH_REMATCH[1]}
+# The first JSONRPC interface of protocolVersion 1.0 (a Legate card also lists v0.3's, at v0.3/).
+RPC_URL=
 if [ -n "$JQ" ]; then
-  RPC_URL=$(printf '%s' "$BODY" | jq -r '[.supportedInterfaces[] | select(.protocolBinding == "JSONRPC")][0].url // empty')
-  [ -n "$RPC_URL" ] || fail 1 "the card should list a JSONRPC interface"
+  RPC_URL=$(printf '%s' "$BODY" | jq -r '[.supportedInterfaces[]
+    | select(.protocolBinding == "JSONRPC" and .protocolVersion == "1.0")][0].url // empty')
+else
+  ifaces=${BODY#*\"supportedInterfaces\"}
+  ifaces=${ifaces%%]*}
+  while [[ $ifaces =~ \{([^}]*)\} ]]; do
+    obj=${BASH_REMATCH[1]}
+    ifaces=${ifaces#*"${BASH_REMATCH[0]}"}
+    if [[ $obj =~ \"protocolBinding\"$S:$S\"JSONRPC\" && $obj =~ \"protocolVersion\"$S:$S\"1\.0\" \
+          && $obj =~ \"url\"$S:$S\"([^\"]+)\" ]]; then
+      RPC_URL=${BASH_REMATCH[1]}
+      break
+    fi
+  done
 fi
+[ -n "$RPC_URL" ] || fail 1 "the card should list a JSONRPC interface of protocolVersion 1.0"
 ok "the card sends JSON-RPC clients to $RPC_URL"
 
 # ---------------------------------------------------------------------------------------------

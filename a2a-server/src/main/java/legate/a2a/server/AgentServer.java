@@ -25,6 +25,7 @@ import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.TaskStore;
 import legate.a2a.server.task.UnsettledTasks;
+import legate.a2a.server.v03.V03Dialect;
 import lf.a2a.v1.AgentCard;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
@@ -38,7 +39,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
- * An A2A v1.0 server: the Agent Card and the JSON-RPC binding on one Jetty listener, in front of
+ * An A2A v1.0 server: the Agent Card and the JSON-RPC binding (and v0.3's beside it) on one Jetty listener, in front of
  * an {@link AgentExecutor}, keeping its tasks in a {@link TaskStore} it owns from then on. Create,
  * then {@link #start()}, then {@link #stop()}, which closes the store.
  *
@@ -64,6 +65,8 @@ public final class AgentServer implements AutoCloseable {
     private volatile MetricsEndpoint metricsEndpoint;
     private volatile RequestHandler handler;
     private volatile JsonRpcHandler rpc;
+    /** The v0.3 JSON-RPC endpoint (ProtocolBinding.JSONRPC_0_3), or null when it is not served. */
+    private volatile JsonRpcHandler rpc03;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
@@ -206,6 +209,15 @@ public final class AgentServer implements AutoCloseable {
         String rpcPath = config.rpcPath();
         // One route per binding served (ProtocolBinding.SERVED lists those this build has).
         boolean jsonRpc = config.serves(ProtocolBinding.JSONRPC);
+        // PROTOCOL (A2A §3.6): v0.3 has its own URL (its card entry), the same edge, and its own dialect.
+        JsonRpcHandler v03 = !config.serves(ProtocolBinding.JSONRPC_0_3) ? null : new JsonRpcHandler(new V03Dialect(),
+                h, security.authentication(), config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive(), metrics,
+                telemetry.tracing());
+        String v03Path = ProtocolBinding.JSONRPC_0_3.urlFrom(rpcPath);
+        this.rpc03 = v03;
+        if (v03 != null) {
+            metrics.watchOpenStreams(V03Dialect.BINDING, v03::openStreams);
+        }
         Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
         Handler routes = new Handler.Abstract() {
             @Override
@@ -223,6 +235,9 @@ public final class AgentServer implements AutoCloseable {
                 }
                 if (jsonRpc && rpcPath.equals(path)) {
                     return rpc.handle(request, response, callback);
+                }
+                if (v03 != null && v03Path.equals(path)) {
+                    return v03.handle(request, response, callback);
                 }
                 if (jwks != null && JwksHandler.PATH.equals(path)) {
                     return jwks.handle(request, response, callback);
@@ -281,7 +296,8 @@ public final class AgentServer implements AutoCloseable {
      */
     public int openStreams() {
         JsonRpcHandler r = rpc;
-        return r == null ? 0 : r.openStreams();
+        JsonRpcHandler r03 = rpc03;
+        return (r == null ? 0 : r.openStreams()) + (r03 == null ? 0 : r03.openStreams());
     }
 
     /**
@@ -333,6 +349,10 @@ public final class AgentServer implements AutoCloseable {
         JsonRpcHandler r = rpc;
         if (r != null) {
             r.endStreams();
+        }
+        JsonRpcHandler r03 = rpc03;
+        if (r03 != null) {
+            r03.endStreams();
         }
         stop();
         return ended;

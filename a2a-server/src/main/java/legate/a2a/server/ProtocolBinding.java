@@ -32,7 +32,7 @@ public enum ProtocolBinding {
      * The bindings this build serves. PROTOCOL (A2A §8.3.2): a card must not advertise an
      * interface nobody answers, so a binding joins this set only together with its handler.
      */
-    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC);
+    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC, JSONRPC_0_3);
 
     private final String settingName;
     private final String protocolBinding;

@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * is forwarded there as it came ({@link PeerForwarding}), credentials included: that instance
  * authenticates the caller again.
  *
+ * <p>What the methods are called, which A2A-Version is accepted and how results, events and errors
+ * look is the {@link JsonRpcDialect}'s: A2A 1.0 by default, v0.3 at its own URL.
+ *
  * <p>The JSON is parsed before the version is checked so that even a version error echoes the
  * request's id, as the JS SDK's answer does.
  */
@@ -65,6 +68,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
     private final Scheduler scheduler;
     private final ServerMetrics metrics;
     private final Tracing tracing;
+    private final JsonRpcDialect dialect;
     // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
     private volatile PeerForwarding forwarding;
 
@@ -91,10 +95,18 @@ public final class JsonRpcHandler extends Handler.Abstract {
     /** The same, authenticating callers with {@code authentication}, counting and tracing each request. */
     public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
                           Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing) {
+        this(JsonRpcDialect.V1_0, handler, authentication, maxBodyBytes, scheduler, keepAlive, metrics, tracing);
+    }
+
+    /** The same, speaking {@code dialect} (A2A 1.0, or 0.3 translated at this edge) behind the same edge. */
+    public JsonRpcHandler(JsonRpcDialect dialect, RequestHandler handler, CallerAuthentication authentication,
+                          int maxBodyBytes, Scheduler scheduler, Duration keepAlive, ServerMetrics metrics,
+                          Tracing tracing) {
         super(InvocationType.BLOCKING);
+        this.dialect = dialect;
         this.metrics = metrics;
         this.tracing = tracing;
-        this.methods = MethodTable.table(handler);
+        this.methods = dialect.methods(handler);
         this.authentication = authentication;
         this.maxBodyBytes = maxBodyBytes;
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
@@ -123,7 +135,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
      * @param code {@link ServerMetrics#OK}, {@link ServerMetrics#FORWARDED} or the error code it was answered with
      */
     private void done(String method, int code, long start, Span span) {
-        metrics.request(BINDING, method, code, System.nanoTime() - start);
+        metrics.request(dialect.binding(), method, code, System.nanoTime() - start);
         if (span != null) {
             span.updateName(method);
             span.setAttribute("rpc.method", method);
@@ -170,7 +182,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             // Answered before the body was read: the rest is read before the close (LingeringClose).
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
             reply(response, LingeringClose.after(request, callback, scheduler), e.error().httpStatus(),
-                    ErrorBody.of(id, e));
+                    dialect.errorJson(id, e.error(), e.getMessage()));
             return;
         }
         try {
@@ -178,7 +190,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             body = readBody(request);
             JsonNode tree = JsonRpcCodec.parseTree(body);
             id = JsonRpcCodec.idOf(tree);
-            checkVersion(request);
+            dialect.checkVersion(request);
             JsonRpcMessage.Request rpc = JsonRpcCodec.toRequest(tree);
             if (rpc.isNotification()) {
                 throw new JsonRpcException(JsonRpcError.INVALID_REQUEST, "Invalid Request: \"id\" is required; every A2A method has a response");
@@ -189,7 +201,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
                 throw A2aError.METHOD_NOT_FOUND.exception("Method not found: " + rpc.method());
             }
             JsonNode params = rpc.params();
-            if ((params == null && !MethodTable.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
+            if ((params == null && !dialect.paramsOptional(rpc.method())) || (params != null && !params.isObject())) {
                 throw A2aError.INVALID_PARAMS.exception("params must be a JSON object");
             }
             MethodResult result = method.call(params, request.getHeaders(), caller);
@@ -199,7 +211,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             switch (result) {
                 case Unary u -> reply(response, callback, 200, JsonRpcCodec.resultJson(id, u.json()));
                 // The request's thread returns here; the events are written by whoever publishes them.
-                case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive).start();
+                case Stream s -> new SseResponse(id, response, callback, s.subscription(), keepAlive, dialect).start();
             }
         } catch (RunsElsewhere e) {
             if (!counted) {
@@ -246,7 +258,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             }
         }
         try {
-            f.forward(request, body, e.instanceUrl(), response, callback);
+            f.forward(request, body, dialect.peerUrl(e.instanceUrl()), response, callback);
         } catch (A2aException unreachable) {
             refuse(request, response, callback, id, unreachable, true);
         }
@@ -270,7 +282,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
             callback = LingeringClose.after(request, callback, scheduler);
         }
-        reply(response, callback, status, ErrorBody.of(id, e));
+        reply(response, callback, status, dialect.errorJson(id, e.error(), e.getMessage()));
     }
 
     private static void checkContentType(Request request) {
@@ -312,11 +324,11 @@ public final class JsonRpcHandler extends Handler.Abstract {
     }
 
     /**
-     * PROTOCOL (A2A §3.6): A2A-Version is Major.Minor; absent or empty means 0.3, which Legate does
-     * not speak. The query parameter of the same name is read when the header is missing (§3.6.1).
+     * PROTOCOL (A2A §3.6): A2A-Version is Major.Minor; absent or empty means 0.3, which this URL does
+     * not speak (v0.3 has its own, v03.V03Dialect). The query parameter of the same name is read when the header is missing (§3.6.1).
      * A patch number is tolerated by comparing Major.Minor only.
      */
-    private static void checkVersion(Request request) {
+    static void checkVersion(Request request) {
         String version = request.getHeaders().get(A2aHeaders.VERSION);
         if (version == null || version.isBlank()) {
             Fields query = Request.extractQueryParameters(request);

@@ -10,6 +10,6 @@ import org.eclipse.jetty.http.HttpFields;
  * authenticated, and a result out.
  */
 @FunctionalInterface
-interface JsonRpcMethod {
+public interface JsonRpcMethod {
     MethodResult call(JsonNode params, HttpFields headers, Principal caller);
 }

@@ -3,7 +3,7 @@ package legate.a2a.server.jsonrpc;
 import legate.a2a.server.task.Subscription;
 
 /** What an A2A method answers over JSON-RPC: one result, or a stream of results. */
-sealed interface MethodResult {
+public sealed interface MethodResult {
     /** A single result, already printed as ProtoJSON. */
     record Unary(String json) implements MethodResult {
     }

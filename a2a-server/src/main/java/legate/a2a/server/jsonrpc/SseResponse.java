@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.function.Consumer;
-import legate.a2a.model.ProtoJson;
 import legate.a2a.server.task.Subscription;
 import legate.a2a.server.task.Subscription.Signal;
 import legate.wire.jsonrpc.JsonRpcCodec;
@@ -40,6 +39,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     private final Callback done;
     private final Subscription subscription;
     private final KeepAlive keepAlive;
+    private final JsonRpcDialect dialect;
     // Guarded by itself.
     private final ArrayDeque<byte[]> pending = new ArrayDeque<>(4);
     private boolean opened;
@@ -47,7 +47,9 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     private boolean lastWritten;
     private volatile long lastWriteNanos = System.nanoTime();
 
-    SseResponse(JsonNode id, Response response, Callback done, Subscription subscription, KeepAlive keepAlive) {
+    SseResponse(JsonNode id, Response response, Callback done, Subscription subscription, KeepAlive keepAlive,
+                JsonRpcDialect dialect) {
+        this.dialect = dialect;
         this.id = id;
         this.idJson = JsonRpcCodec.idJson(id);
         this.response = response;
@@ -72,7 +74,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
                     LOG.info("stream refused before its first event: {}", f.error().getMessage());
                     ending = true;
                     lastWritten = true;
-                    JsonRpcHandler.reply(response, done, 200, ErrorBody.of(id, f.error()));
+                    JsonRpcHandler.reply(response, done, 200, dialect.errorJson(id, f.error().error(), f.error().getMessage()));
                     return;
                 }
                 response.setStatus(200);
@@ -85,7 +87,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
                 // PROTOCOL (A2A §9.4.2): each SSE event is one complete JSON-RPC response with the request's id.
                 case Signal.Event e -> pending.add(frame(e));
                 case Signal.Failure f -> {
-                    pending.add(SseFrames.event("error", ErrorBody.of(id, f.error())));
+                    pending.add(SseFrames.event("error", dialect.errorJson(id, f.error().error(), f.error().getMessage())));
                     ending = true;
                 }
                 case Signal.End end -> ending = true;
@@ -194,7 +196,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
         int idLine = sb.length();
         int payload = idLine + DATA.length();
         JsonRpcCodec.openResult(idJson, sb.append(DATA));
-        ProtoJson.printTo(e.event(), sb);
+        dialect.printEvent(e.event(), sb);
         JsonRpcCodec.closeEnvelope(sb).append("\n\n");
         for (int i = payload, end = sb.length() - 2; i < end; i++) {
             char c = sb.charAt(i);
