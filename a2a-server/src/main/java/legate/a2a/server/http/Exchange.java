@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.Locale;
+import java.util.function.IntFunction;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
@@ -191,11 +192,11 @@ public final class Exchange {
     }
 
     /**
-     * Refuses the request with {@code status} and the binding's error body. A body over the limit
+     * Refuses the request with {@code status} and the binding's error body for the status it is answered with. A body over the limit
      * is 413; a draining server's refusal is 503 with Retry-After (a load balancer sends the request
      * elsewhere, a client retries); a body still arriving is read before the connection closes.
      */
-    public void refuse(A2aException e, int status, String contentType, String errorBody) {
+    public void refuse(A2aException e, int status, String contentType, IntFunction<String> errorBody) {
         done(e.error().code());
         LOG.info("refused a request from {}: {} {}", Request.getRemoteAddr(request), e.error().code(), e.getMessage());
         if (e instanceof BodyTooLarge) {
@@ -212,7 +213,7 @@ public final class Exchange {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
             then = LingeringClose.after(request, callback, edge.scheduler());
         }
-        write(then, status, contentType, errorBody);
+        write(then, status, contentType, errorBody.apply(status));
     }
 
     /**

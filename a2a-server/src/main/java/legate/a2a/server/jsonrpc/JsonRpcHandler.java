@@ -92,7 +92,7 @@ public final class JsonRpcHandler extends Handler.Abstract {
         if (!HttpMethod.POST.is(request.getMethod())) {
             x.response().getHeaders().put(HttpHeader.ALLOW, "POST");
             x.refuse(A2aError.INVALID_REQUEST.exception("A2A JSON-RPC requests are POSTed to this URL; the agent card"
-                    + " is at /.well-known/agent-card.json"), 405, JSON, ErrorBody.of(null, A2aError.INVALID_REQUEST,
+                    + " is at /.well-known/agent-card.json"), 405, JSON, status -> ErrorBody.of(null, A2aError.INVALID_REQUEST,
                     "A2A JSON-RPC requests are POSTed to this URL; the agent card is at /.well-known/agent-card.json"));
             return;
         }
@@ -146,13 +146,18 @@ public final class JsonRpcHandler extends Handler.Abstract {
     }
 
     private static void refuse(Exchange x, JsonNode id, A2aException e) {
-        x.refuse(e, e.error().httpStatus(), JSON, ErrorBody.of(id, e));
+        x.refuse(e, e.error().httpStatus(), JSON, status -> ErrorBody.of(id, e));
     }
 
     static void reply(Response response, Callback callback, int status, String json) {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
         Content.Sink.write(response, true, json, callback);
+    }
+
+    /** The JSON-RPC error body of {@code e} (with a null id), for answers given outside this handler. */
+    public static String errorBody(A2aException e) {
+        return ErrorBody.of(null, e);
     }
 
     /** Ends every open stream cleanly, each after the frames already published: the server is stopping. */
