@@ -99,18 +99,32 @@ public final class ProtocolCheck implements ExchangeListener {
 
     private void request(Request r, List<Flagged> flags) {
         JsonNode body = json(r.body());
-        if (body == null || !body.isObject() || !body.has("method")) {
-            return;
-        }
         // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing.
         boolean versioned = r.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("A2A-Version")
                 && !h.value().isBlank()) || r.target().contains("A2A-Version=");
+        if (body == null || !body.isObject() || !body.has("method")) {
+            if (!versioned && restOperation(r.target())) {
+                flags.add(flag(r, Problem.MISSING_A2A_VERSION, r.method() + " " + r.target() + " was sent without it"));
+            }
+            return;
+        }
         if (!versioned) {
             flags.add(flag(r, Problem.MISSING_A2A_VERSION, body.path("method").asText() + " was sent without it"));
         }
         Open o = new Open();
         o.id = body.get("id");
         open.put(r.exchange(), o);
+    }
+
+    /**
+     * Whether a request target is an operation of the HTTP+JSON binding (A2A §11.3), wherever the
+     * interface URL puts it: its path ends in one of the binding's resources. The card fetch is not one.
+     */
+    static boolean restOperation(String target) {
+        String path = target.split("\\?", 2)[0];
+        return path.endsWith("/message:send") || path.endsWith("/message:stream") || path.endsWith(":cancel")
+                || path.endsWith(":subscribe") || path.endsWith("/tasks") || path.matches(".*/tasks/[^/]+(/pushNotificationConfigs(/[^/]+)?)?")
+                || path.endsWith("/extendedAgentCard");
     }
 
     private void frame(Frame f, Open o, List<Flagged> flags) {

@@ -18,10 +18,12 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
+import legate.tap.show.ExchangeEvent.Flagged;
 import legate.tap.show.ExchangeEvent.Frame;
 import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
+import legate.tap.show.Problem;
 import legate.tap.show.ProtocolCheck;
 import legate.tap.show.WirePrinter;
 import legate.testsupport.Cleanup;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The tap between a client and Legate's HTTP+JSON binding (A2A §11): a REST exchange is shown as a
  * JSON-RPC one is, its method and path, its body laid out, a stream's frames one by one as they
- * pass, and no problem is flagged on what the binding rightly sends (bare results, no JSON-RPC id).
+ * pass; no problem is flagged on what the binding rightly sends (bare results, no JSON-RPC id), and
+ * a REST request without A2A-Version is flagged as a JSON-RPC one is.
  */
 class TapRestTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
@@ -71,11 +74,16 @@ class TapRestTest {
         assertThat(get.method()).isEqualTo("GET");
         assertThat(events.await(Response.class, WAIT).status()).isEqualTo(200);
 
+        // PROTOCOL (A2A §3.6): REST requests carry A2A-Version as JSON-RPC ones do; one without it is flagged.
+        http.send(HttpRequest.newBuilder(tap.url().resolve("/tasks?pageSize=1")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(events.await(Flagged.class, WAIT).problem()).isEqualTo(Problem.MISSING_A2A_VERSION);
+
         String shown = console.toString(StandardCharsets.UTF_8);
         assertThat(shown).contains("POST /message:stream", "GET /tasks/" + m.group(1))
                 // The body laid out, and each frame: the task first, the artifact, the end.
                 .contains("\"text\": \"Count these words. Then stop.\"")
                 .contains("TASK_STATE_SUBMITTED", "text-stats", "TASK_STATE_COMPLETED")
-                .doesNotContain("!! problem");
+                .containsOnlyOnce("!! problem");
     }
 }
