@@ -20,7 +20,8 @@ set -u
 
 AGENT=${AGENT:-http://localhost:41241}
 AGENT=${AGENT%/}
-case "$(printf '%s' "${BINDING:-JSONRPC}" | tr '[:lower:]' '[:upper:]')" in
+BINDING=${BINDING:-JSONRPC}
+case "${BINDING^^}" in
   JSONRPC | JSON-RPC) REST='' ;;
   REST | HTTP+JSON) REST=1 ;;
   *) echo "raw.sh: BINDING must be JSONRPC or REST, got ${BINDING}" >&2; exit 2 ;;
