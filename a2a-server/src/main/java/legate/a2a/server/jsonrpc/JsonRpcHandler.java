@@ -91,9 +91,9 @@ public final class JsonRpcHandler extends Handler.Abstract {
         Request request = x.request();
         if (!HttpMethod.POST.is(request.getMethod())) {
             x.response().getHeaders().put(HttpHeader.ALLOW, "POST");
-            x.refuse(A2aError.INVALID_REQUEST.exception("A2A JSON-RPC requests are POSTed to this URL; the agent card"
-                    + " is at /.well-known/agent-card.json"), 405, JSON, status -> ErrorBody.of(null, A2aError.INVALID_REQUEST,
-                    "A2A JSON-RPC requests are POSTed to this URL; the agent card is at /.well-known/agent-card.json"));
+            A2aException notPost = A2aError.INVALID_REQUEST.exception("A2A JSON-RPC requests are POSTed to this URL;"
+                    + " the agent card is at /.well-known/agent-card.json");
+            x.refuse(notPost, 405, JSON, status -> ErrorBody.of(null, notPost));
             return;
         }
         JsonNode id = JsonNodeFactory.instance.nullNode();
