@@ -97,6 +97,20 @@ class ClientCommandTest {
                 .contains("GetTask " + taskId);
     }
 
+    // --binding REST (README "Protocol bindings"): the same demonstration over HTTP+JSON, the card
+    // offering it second; the requests the server counted are REST's, not JSON-RPC's.
+    @Test
+    void theDemonstrationRunsOverRestWhenTheBindingIsForced() {
+        Run run = legate(revisorUrl, "client", "--binding", "REST");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(indexOf(run.lines(), "^  status +completed$")).isNotNegative();
+        assertThat(run.out()).contains("GetTask ");
+        // No other test of this class speaks REST: these counts are this run's.
+        assertThat(revisor.metrics().scrape()).contains("binding=\"rest\",method=\"SendStreamingMessage\",outcome=\"ok\"")
+                .contains("binding=\"rest\",method=\"GetTask\",outcome=\"ok\"");
+    }
+
     // --json is for scripts: standard output holds one ProtoJSON value per line and nothing else.
     @Test
     void theDemonstrationWithJsonPrintsOnlyJsonLines() throws IOException {

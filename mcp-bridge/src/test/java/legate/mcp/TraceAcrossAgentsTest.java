@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import legate.a2a.client.Binding;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.observe.Telemetry;
@@ -20,7 +21,8 @@ import legate.testsupport.Cleanup;
 import legate.testsupport.OtlpReceiver;
 import legate.testsupport.OtlpReceiver.ReceivedSpan;
 import legate.wire.trace.Tracing;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -39,8 +41,10 @@ class TraceAcrossAgentsTest {
                 "OTEL_BSP_SCHEDULE_DELAY", "50"));
     }
 
-    @Test
-    void anAskOfLegateMcpAndTheAgentsTurnAreOneTrace() throws Exception {
+    // Over either binding: the REST binding's request span is the same edge's (README "The REST binding").
+    @ParameterizedTest
+    @ValueSource(strings = {"JSONRPC", "REST"})
+    void anAskOfLegateMcpAndTheAgentsTurnAreOneTrace(String binding) throws Exception {
         OtlpReceiver receiver = cleanup.register(new OtlpReceiver());
         Tracing agentTracing = cleanup.register(tracing(receiver, "legate-agent"));
         Tracing mcpTracing = cleanup.register(tracing(receiver, "legate-mcp"));
@@ -49,7 +53,8 @@ class TraceAcrossAgentsTest {
                 new InMemoryTaskStore(), Clock.systemUTC(), new Telemetry(Telemetry.ON_A2A_PORT, null, agentTracing));
         int revisorPort = cleanup.start("Revisor", revisor, AgentServer::start, AgentServer::openStreams);
         McpEndpoint endpoint = cleanup.register(McpEndpoint.create(McpConfig.loopback(0, TOKEN,
-                Map.of("revisor", URI.create("http://127.0.0.1:" + revisorPort + "/"))), Clock.systemUTC(),
+                Map.of("revisor", URI.create("http://127.0.0.1:" + revisorPort + "/")))
+                .withBindings(List.of(Binding.named(binding))), Clock.systemUTC(),
                 new Telemetry(Telemetry.ON_A2A_PORT, null, mcpTracing)));
         endpoint.start();
 

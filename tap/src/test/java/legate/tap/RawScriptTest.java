@@ -56,6 +56,34 @@ class RawScriptTest {
         assertShowsEveryStep(run);
     }
 
+    // Rule (A2A §11): BINDING=REST walks the same steps over HTTP+JSON: the card's REST URL, the
+    // version refused with VERSION_NOT_SUPPORTED, the bare SendMessageResponse, frames without an
+    // envelope, GET /tasks/{id}; with bash and curl only, so the patterns need no JSON parser.
+    @Test
+    void rawScriptWalksTheProtocolOverRest() throws Exception {
+        Path bin = Files.createTempDirectory("raw-sh-path");
+        Path bash = Files.createSymbolicLink(bin.resolve("bash"), onPath("bash"));
+        Path curl = Files.createSymbolicLink(bin.resolve("curl"), onPath("curl"));
+        try {
+            ChildRun run = ChildCommand.of(bash.toString(), SCRIPT.toString()).in(SCRIPT.getParent())
+                    .env("AGENT", agentUrl).env("BINDING", "rest").env("PATH", bin.toString()).run(RUN_LIMIT);
+
+            String out = run.output();
+            assertThat(run.exitCode()).as("raw.sh output:\n%s", out).isZero();
+            assertThat(out).contains("/message:send", "/message:stream", "VERSION_NOT_SUPPORTED", "over HTTP+JSON")
+                    .contains("{\"task\":{\"id\":\"").doesNotContain("\"jsonrpc\"");
+            Matcher id = Pattern.compile("task id: ([0-9a-f-]{36})").matcher(out);
+            assertThat(id.find()).as(out).isTrue();
+            assertThat(section(out, "== 5.", "all 5 steps")).contains("/tasks/" + id.group(1), "TASK_STATE_COMPLETED");
+            assertThat(section(out, "== 4.", "== 5.").lines().filter(l -> l.startsWith("-- frame ")).count())
+                    .isGreaterThanOrEqualTo(4);
+        } finally {
+            Files.delete(bash);
+            Files.delete(curl);
+            Files.delete(bin);
+        }
+    }
+
     // Rule: raw.sh needs nothing but bash and curl; without jq or python3 it prints JSON as it came.
     @Test
     void rawScriptNeedsOnlyBashAndCurl() throws Exception {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.ResumableStream;
+import legate.a2a.client.internal.RestTransport;
 import legate.a2a.client.internal.StreamProgress;
 import legate.a2a.client.internal.Transport;
 import legate.a2a.model.A2aMethods;
@@ -270,6 +271,7 @@ public final class A2aClient implements AutoCloseable {
     private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, URI url) {
         return switch (chosen.getProtocolBinding().strip().toUpperCase(Locale.ROOT)) {
             case "JSONRPC" -> new JsonRpcTransport(exchange, url);
+            case "HTTP+JSON" -> new RestTransport(exchange, url);
             default -> throw new AgentCardException("this client has no transport for "
                     + Binding.describe(chosen), List.of(chosen));
         };

@@ -8,7 +8,8 @@ import legate.testsupport.NodeScript;
 import legate.testsupport.RunningChild;
 
 /**
- * The reference Revisor server of {@code interop/revisor-server.mjs}, built on @a2a-js/sdk 1.2.0, run
+ * A reference Revisor server of {@code interop/} ({@code revisor-server.mjs}, or {@code revisor-rest-server.mjs}
+ * for the SDK's REST handler), built on @a2a-js/sdk 1.2.0, run
  * as a real Node.js child process on a free loopback port. A missing Node.js fails the test with
  * what to install; interop is the point, so it is never skipped.
  */
@@ -26,7 +27,12 @@ final class JsRevisorServer implements AutoCloseable {
     }
 
     static JsRevisorServer start(Duration stepDelay) {
-        RunningChild process = NodeScript.of("revisor-server.mjs")
+        return start("revisor-server.mjs", stepDelay);
+    }
+
+    /** {@code script}: revisor-server.mjs (JSON-RPC) or revisor-rest-server.mjs (HTTP+JSON first, then JSON-RPC). */
+    static JsRevisorServer start(String script, Duration stepDelay) {
+        RunningChild process = NodeScript.of(script)
                 .env("PORT", "0").env("STEP_DELAY_MS", Long.toString(stepDelay.toMillis())).start();
         try {
             Matcher m = process.awaitLine(LISTENING, START_TIMEOUT);

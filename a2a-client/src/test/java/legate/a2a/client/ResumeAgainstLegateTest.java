@@ -13,7 +13,8 @@ import legate.revisor.RevisorExecutor;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.StreamResponse;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -26,15 +27,18 @@ class ResumeAgainstLegateTest {
     @RegisterExtension
     final Cleanup cleanup = new Cleanup();
 
-    @Test
-    void aStreamCutMidTurnIsResumedAndNoEventIsLostOrRepeated() throws Exception {
+    // On every binding that streams over SSE: the REST binding's frames carry the same ids.
+    @ParameterizedTest
+    @ValueSource(strings = {"JSONRPC", "REST"})
+    void aStreamCutMidTurnIsResumedAndNoEventIsLostOrRepeated(String binding) throws Exception {
         CuttingRelay relay = cleanup.register(new CuttingRelay(2));
         // Steps of 300 ms: the cut after the second frame lands while the turn still works.
         AgentServer server = AgentServer.create(ServerConfig.loopback(0),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + relay.port() + "/"),
                 new RevisorExecutor(Duration.ofMillis(300)));
         relay.forwardTo(cleanup.start("Revisor", server, AgentServer::start, AgentServer::openStreams));
-        A2aClient client = cleanup.register(A2aClient.connect(URI.create("http://127.0.0.1:" + relay.port())));
+        A2aClient client = cleanup.register(A2aClient.connect(URI.create("http://127.0.0.1:" + relay.port()),
+                ClientConfig.defaults().withBindings(List.of(Binding.named(binding)))));
         StreamRecorder events = new StreamRecorder();
         List<String> ids = new CopyOnWriteArrayList<>();
         List<ResumeAttempt> attempts = new CopyOnWriteArrayList<>();

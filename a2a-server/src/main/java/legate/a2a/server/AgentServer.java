@@ -14,12 +14,14 @@ import legate.a2a.server.card.JwksHandler;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
+import legate.a2a.server.http.A2aErrorPage;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.observe.MetricsAccess;
 import legate.a2a.server.observe.MetricsEndpoint;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.observe.TimedTaskStore;
+import legate.a2a.server.rest.RestHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
@@ -39,7 +41,8 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
- * An A2A v1.0 server: the Agent Card and the JSON-RPC binding (and v0.3's beside it) on one Jetty listener, in front of
+ * An A2A v1.0 server: the Agent Card, the JSON-RPC and HTTP+JSON bindings (and v0.3's JSON-RPC beside them) on one
+ * Jetty listener, in front of
  * an {@link AgentExecutor}, keeping its tasks in a {@link TaskStore} it owns from then on. Create,
  * then {@link #start()}, then {@link #stop()}, which closes the store.
  *
@@ -67,6 +70,7 @@ public final class AgentServer implements AutoCloseable {
     private volatile JsonRpcHandler rpc;
     /** The v0.3 JSON-RPC endpoint (ProtocolBinding.JSONRPC_0_3), or null when it is not served. */
     private volatile JsonRpcHandler rpc03;
+    private volatile RestHandler rest;
     private volatile RetentionSweep retention;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
@@ -200,6 +204,10 @@ public final class AgentServer implements AutoCloseable {
                 jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
         this.rpc = rpc;
         metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
+        RestHandler restBinding = new RestHandler(h, config.rpcPath(), security.authentication(), config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
+        this.rest = restBinding;
+        metrics.watchOpenStreams(RestHandler.BINDING, restBinding::openStreams);
         MetricsEndpoint scrape = new MetricsEndpoint(metrics::scrape, metricsConnector != null
                 ? MetricsAccess.of(telemetry.metricsToken(), true, "", security.authentication())
                 : MetricsAccess.of(telemetry.metricsToken(), isLoopback(config.host()), config.host() + ":" + port,
@@ -218,6 +226,7 @@ public final class AgentServer implements AutoCloseable {
         if (v03 != null) {
             metrics.watchOpenStreams(V03Dialect.BINDING, v03::openStreams);
         }
+        boolean httpJson = config.serves(ProtocolBinding.HTTP_JSON);
         Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
         Handler routes = new Handler.Abstract() {
             @Override
@@ -242,10 +251,20 @@ public final class AgentServer implements AutoCloseable {
                 if (jwks != null && JwksHandler.PATH.equals(path)) {
                     return jwks.handle(request, response, callback);
                 }
+                // Last: its paths are everything under the interface URL's path (all of them when that
+                // is "/"), and an unknown one gets its 404 error body.
+                if (httpJson && restBinding.serves(path)) {
+                    return restBinding.handle(request, response, callback);
+                }
                 return false;
             }
         };
         jetty.setHandler(edge.cors() == null ? routes : new CorsHandler(edge.cors(), routes));
+        // A request with a path Jetty could not read is most likely a REST one: only REST paths carry
+        // ids a client percent-encodes; a JSON-RPC client POSTs to one fixed URL.
+        jetty.setErrorHandler(new A2aErrorPage(p -> httpJson && (p == null || !(jsonRpc && rpcPath.equals(p))
+                && !(v03 != null && v03Path.equals(p)) && restBinding.serves(p)),
+                RestHandler::errorBody, (e, status) -> JsonRpcHandler.errorBody(e)));
         try {
             jetty.start();
         } catch (Exception e) {
@@ -297,7 +316,9 @@ public final class AgentServer implements AutoCloseable {
     public int openStreams() {
         JsonRpcHandler r = rpc;
         JsonRpcHandler r03 = rpc03;
-        return (r == null ? 0 : r.openStreams()) + (r03 == null ? 0 : r03.openStreams());
+        RestHandler h = rest;
+        return (r == null ? 0 : r.openStreams()) + (r03 == null ? 0 : r03.openStreams())
+                + (h == null ? 0 : h.openStreams());
     }
 
     /**
@@ -353,6 +374,10 @@ public final class AgentServer implements AutoCloseable {
         JsonRpcHandler r03 = rpc03;
         if (r03 != null) {
             r03.endStreams();
+        }
+        RestHandler rh = rest;
+        if (rh != null) {
+            rh.endStreams();
         }
         stop();
         return ended;

@@ -32,7 +32,7 @@ public enum ProtocolBinding {
      * The bindings this build serves. PROTOCOL (A2A §8.3.2): a card must not advertise an
      * interface nobody answers, so a binding joins this set only together with its handler.
      */
-    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC, JSONRPC_0_3);
+    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC, HTTP_JSON, JSONRPC_0_3);
 
     private final String settingName;
     private final String protocolBinding;
@@ -132,7 +132,8 @@ public enum ProtocolBinding {
                 .build();
     }
 
-    String urlFrom(String jsonRpcUrl) {
+    /** This binding's interface URL for a JSON-RPC interface URL (see {@link #interfaceAt}). */
+    public String urlFrom(String jsonRpcUrl) {
         return switch (this) {
             case JSONRPC -> jsonRpcUrl;
             // PROTOCOL (A2A §11.3): REST paths are relative to the interface URL ("/message:send"

@@ -99,18 +99,32 @@ public final class ProtocolCheck implements ExchangeListener {
 
     private void request(Request r, List<Flagged> flags) {
         JsonNode body = json(r.body());
-        if (body == null || !body.isObject() || !body.has("method")) {
-            return;
-        }
         // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing.
         boolean versioned = r.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("A2A-Version")
                 && !h.value().isBlank()) || r.target().contains("A2A-Version=");
+        if (body == null || !body.isObject() || !body.has("method")) {
+            if (!versioned && restOperation(r.target())) {
+                flags.add(flag(r, Problem.MISSING_A2A_VERSION, r.method() + " " + r.target() + " was sent without it"));
+            }
+            return;
+        }
         if (!versioned) {
             flags.add(flag(r, Problem.MISSING_A2A_VERSION, body.path("method").asText() + " was sent without it"));
         }
         Open o = new Open();
         o.id = body.get("id");
         open.put(r.exchange(), o);
+    }
+
+    /**
+     * Whether a request target is an operation of the HTTP+JSON binding (A2A §11.3), wherever the
+     * interface URL puts it: its path ends in one of the binding's resources. The card fetch is not one.
+     */
+    static boolean restOperation(String target) {
+        String path = target.split("\\?", 2)[0];
+        return path.endsWith("/message:send") || path.endsWith("/message:stream") || path.endsWith(":cancel")
+                || path.endsWith(":subscribe") || path.endsWith("/tasks") || path.matches(".*/tasks/[^/]+(/pushNotificationConfigs(/[^/]+)?)?")
+                || path.endsWith("/extendedAgentCard");
     }
 
     private void frame(Frame f, Open o, List<Flagged> flags) {
@@ -153,6 +167,13 @@ public final class ProtocolCheck implements ExchangeListener {
 
     /** The checks every answer gets, whole body or frame: its id, and the shape of an error. */
     private static void answer(ExchangeEvent e, Open o, JsonNode answer, List<Flagged> flags) {
+        if (answer != null && answer.isObject() && !answer.has("jsonrpc") && answer.path("error").isObject()) {
+            String why = restErrorInfoMissing(answer.get("error"));
+            if (why != null) {
+                flags.add(flag(e, Problem.ERROR_WITHOUT_ERROR_INFO, why));
+            }
+            return;
+        }
         if (answer == null || !answer.isObject() || !answer.has("jsonrpc")) {
             return;
         }
@@ -202,6 +223,29 @@ public final class ProtocolCheck implements ExchangeListener {
             }
         }
         return a2a && !errorInfo ? "error " + code + ": data holds no " + ERROR_INFO_TYPE : null;
+    }
+
+    /**
+     * Why an HTTP+JSON error body lacks its shape, or null when it has it. PROTOCOL (A2A §11.6): a
+     * google.rpc.Status whose {@code details} is an array of typed details; an ErrorInfo among
+     * them names its reason and domain. (A non-A2A error, such as an unknown path, may have none.)
+     */
+    static String restErrorInfoMissing(JsonNode error) {
+        JsonNode details = error.get("details");
+        String status = error.path("status").asText("?");
+        if (details == null || !details.isArray()) {
+            return "REST error " + status + " has no details array (expected [ErrorInfo])";
+        }
+        for (JsonNode d : details) {
+            if (!d.isObject() || !d.path("@type").isTextual()) {
+                return "REST error " + status + ": a detail has no @type";
+            }
+            if (d.path("@type").asText().equals(ERROR_INFO_TYPE)
+                    && (!d.path("reason").isTextual() || !d.path("domain").isTextual())) {
+                return "REST error " + status + ": its ErrorInfo lacks reason or domain";
+            }
+        }
+        return null;
     }
 
     private static Flagged flag(ExchangeEvent e, Problem problem, String detail) {

@@ -88,6 +88,27 @@ class ProtocolCheckTest {
         assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO);
     }
 
+    // Rule (A2A §11.6): an HTTP+JSON error is a google.rpc.Status with typed details; one without
+    // them is flagged, a proper one and a non-A2A error with an empty list are not.
+    @Test
+    void aRestErrorWithoutItsDetailsIsFlagged() {
+        restAnswer(1, "{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\",\"message\":\"Task not found\"}}");
+        assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO);
+        passed.clear();
+        restAnswer(2, "{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\",\"message\":\"Task not found\",\"details\":[{"
+                + "\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"TASK_NOT_FOUND\",\"domain\":\"a2a-protocol.org\"}]}}");
+        restAnswer(3, "{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\",\"message\":\"no such path\",\"details\":[]}}");
+        assertThat(flags()).isEmpty();
+        restAnswer(4, "{\"error\":{\"code\":400,\"status\":\"INVALID_ARGUMENT\",\"message\":\"bad\",\"details\":[{\"reason\":\"X\"}]}}");
+        assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO);
+    }
+
+    private void restAnswer(long n, String json) {
+        check.on(new Request(n, AT, "GET", "/tasks/t" + n, "HTTP/1.1", VERSIONED, new byte[0]));
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        check.on(new Response(n, AT, 404, List.of(), bytes, bytes.length, Outcome.COMPLETE, Duration.ofMillis(1)));
+    }
+
     private void stream(long n, List<Header> headers, String... frames) {
         check.on(new Request(n, AT, "POST", "/", "HTTP/1.1", headers, body("SendStreamingMessage", n)));
         check.on(new StreamOpened(n, AT, 200, List.of(new Header("Content-Type", "text/event-stream"))));

@@ -116,6 +116,28 @@ class InspectorPageTest {
         screenshot("inspector-exchanges");
     }
 
+    // Rule: an HTTP+JSON exchange (A2A §11) is listed as a JSON-RPC one is, by its method and path,
+    // and the task its stream carried gets its timeline.
+    @Test
+    void aRestStreamIsListedByMethodAndPathAndItsTaskHasItsTimeline() throws Exception {
+        int before = rows().size();
+        String stream = HTTP.send(HttpRequest.newBuilder(tap.url().resolve("/message:stream"))
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"message\":{\"messageId\":\"m-" + System.nanoTime()
+                        + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"Over REST. Two sentences!\"}]}}")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = TASK_ID.matcher(stream);
+        assertThat(m.find()).as("the stream's task: %s", stream).isTrue();
+        view("exchanges");
+        waitFor(() -> rows().size() > before);
+        assertThat(rows().getFirst().getText()).contains("POST /message:stream").contains("200");
+        view("tasks");
+        waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).isEmpty());
+        chrome.findElement(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).click();
+        waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
+        assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
+    }
+
     // Rule (A2A §3.1.2, §3.1.3): a task's timeline shows its states in the order they happened,
     // SUBMITTED, then WORKING, then the terminal state, each with its time.
     @Test

@@ -23,7 +23,8 @@ final class ErrorData {
         return new AgentErrorException(error.code(), error.message(), errorInfo(error.data()));
     }
 
-    private static ErrorInfo errorInfo(JsonNode data) {
+    /** The ErrorInfo among an error's details (JSON-RPC {@code data}, REST {@code details}), or null. */
+    static ErrorInfo errorInfo(JsonNode data) {
         if (data == null || data.isNull()) {
             return null;
         }

@@ -7,7 +7,7 @@ import legate.a2a.model.A2aError;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.server.task.RequestHandler;
 import lf.a2a.v1.StreamResponse;
-import org.eclipse.jetty.server.Request;
+import legate.a2a.server.http.Exchange;
 
 /** A2A 1.0 JSON-RPC (A2A §9): the dialect every Legate server speaks at its JSON-RPC URL. */
 final class A2aV1Dialect implements JsonRpcDialect {
@@ -27,8 +27,8 @@ final class A2aV1Dialect implements JsonRpcDialect {
     }
 
     @Override
-    public void checkVersion(Request request) {
-        JsonRpcHandler.checkVersion(request);
+    public void checkVersion(Exchange exchange) {
+        exchange.checkVersion();
     }
 
     @Override

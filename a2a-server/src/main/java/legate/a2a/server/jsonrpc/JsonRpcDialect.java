@@ -6,7 +6,7 @@ import java.util.Map;
 import legate.a2a.model.A2aError;
 import legate.a2a.server.task.RequestHandler;
 import lf.a2a.v1.StreamResponse;
-import org.eclipse.jetty.server.Request;
+import legate.a2a.server.http.Exchange;
 
 /**
  * The version of A2A's JSON-RPC binding one {@link JsonRpcHandler} speaks: its method names, the
@@ -35,7 +35,7 @@ public interface JsonRpcDialect {
      * Refuses a request whose A2A-Version (A2A §3.6: the header, else the query parameter) this
      * dialect does not speak, with -32009.
      */
-    void checkVersion(Request request);
+    void checkVersion(Exchange exchange);
 
     /** The JSON-RPC error response of {@code error}, with the request's id. */
     String errorJson(JsonNode id, A2aError error, String message);

@@ -12,6 +12,7 @@ import legate.wire.json.WireJson;
 import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.jsonrpc.JsonRpcError;
 import lf.a2a.v1.StreamResponse;
+import legate.a2a.server.http.Exchange;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Fields;
 
@@ -49,7 +50,8 @@ public final class V03Dialect implements JsonRpcDialect {
      * v1.0 client belongs at the JSON-RPC URL, not here.
      */
     @Override
-    public void checkVersion(Request request) {
+    public void checkVersion(Exchange exchange) {
+        Request request = exchange.request();
         String version = request.getHeaders().get(A2aHeaders.VERSION);
         if (version == null || version.isBlank()) {
             Fields query = Request.extractQueryParameters(request);

@@ -19,7 +19,8 @@ import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -56,12 +57,12 @@ class EarlyAnswerTest {
      * the answer is read. A server that closes with the body unread resets the connection under the
      * writer (EPIPE), and the answer it sent is lost with it.
      */
-    private static String statusLineAfterSending(String contentType) {
+    private static String statusLineAfterSending(String path, String contentType) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
-            out.write(("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + contentType + "\r\nA2A-Version: 1.0\r\n"
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + contentType + "\r\nA2A-Version: 1.0\r\n"
                     + "Content-Length: " + BODY + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             byte[] chunk = new byte[64 * 1024];
             for (int sent = 0; sent < BODY; sent += chunk.length) {
@@ -80,11 +81,13 @@ class EarlyAnswerTest {
         }
     }
 
-    @Test
-    void everyOversizedRequestReadsIts413() {
+    // On JSON-RPC's path and on a REST one (A2A §11): both bindings answer early through one edge.
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/message:send"})
+    void everyOversizedRequestReadsIts413(String path) {
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {
-            String status = statusLineAfterSending("application/json");
+            String status = statusLineAfterSending(path, "application/json");
             if (!status.startsWith("HTTP/1.1 413")) {
                 failures.add(status);
             }
@@ -92,11 +95,12 @@ class EarlyAnswerTest {
         assertThat(failures).as("of " + REQUESTS + " requests with a 5 MB body").isEmpty();
     }
 
-    @Test
-    void aWrongContentTypeAnsweredBeforeTheBodyIsReadReachesTheClientToo() {
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/message:send"})
+    void aWrongContentTypeAnsweredBeforeTheBodyIsReadReachesTheClientToo(String path) {
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            String status = statusLineAfterSending("text/plain");
+            String status = statusLineAfterSending(path, "text/plain");
             if (!status.startsWith("HTTP/1.1 400")) {
                 failures.add(status);
             }

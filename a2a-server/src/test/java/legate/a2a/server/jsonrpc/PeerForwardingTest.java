@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.LegateCards;
+import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.UnsettledTasks;

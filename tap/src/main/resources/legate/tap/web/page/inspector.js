@@ -39,7 +39,8 @@ function apply(line) {
       if (body && typeof body === 'object' && !Array.isArray(body)) {
         x.rpc = typeof body.method === 'string' ? body.method : '';
         x.rpcId = body.id;
-        const p = body.params || {};
+        // JSON-RPC carries the request in params; HTTP+JSON (A2A §11) sends the request message as the body.
+        const p = body.params || (x.rpc ? {} : body);
         const m = p.message || {};
         // The ids a request names are kept for the filters; a task is listed once an answer shows it.
         if (m.taskId) x.taskIds.add(m.taskId);

@@ -1,4 +1,4 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.server.http;
 
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapSetter;
@@ -21,7 +21,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * A JSON-RPC request carried out by another instance of the agent, the one that runs the
+ * A request carried out by another instance of the agent, the one that runs the
  * conversation it belongs to (README "Several instances"): the request goes there as it came, its
  * body and its end-to-end headers (A2A-Version, A2A-Extensions, Last-Event-ID, credentials), and
  * the answer comes back byte for byte, each SSE frame flushed the moment it arrives, so the caller
@@ -37,9 +37,9 @@ import org.eclipse.jetty.util.Callback;
  * that disagree for a moment about who holds a conversation answer an error, never loop. A caller
  * that sends the header itself only stops its request from being forwarded.
  */
-final class PeerForwarding {
+public final class PeerForwarding {
     /** Marks a request that one instance forwarded to another. */
-    static final String FORWARDED = "Legate-Forwarded";
+    public static final String FORWARDED = "Legate-Forwarded";
     // Hop-by-hop headers (RFC 9110 §7.6.1) and those the JDK client sets itself and refuses from us.
     private static final TextMapSetter<HttpRequest.Builder> TRACE_HEADERS = (b, name, value) -> b.setHeader(name, value);
     private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
@@ -54,13 +54,14 @@ final class PeerForwarding {
             .build();
 
     /**
-     * Sends {@code body} to {@code target} and relays its answer; blocks until the answer is over
+     * Sends the request, with {@code body} (null: none) and its own HTTP method, to {@code target} and relays its answer; blocks until the answer is over
      * or either side hangs up.
      *
      * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached (nothing was written yet)
      */
-    void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
-        HttpRequest.Builder out = HttpRequest.newBuilder(target).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    public void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
+        HttpRequest.Builder out = HttpRequest.newBuilder(target).method(request.getMethod(), body == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         for (HttpField f : request.getHeaders()) {
             if (!NOT_FORWARDED.contains(f.getLowerCaseName())) {
                 out.header(f.getName(), f.getValue());

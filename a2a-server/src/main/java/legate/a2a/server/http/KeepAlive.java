@@ -1,4 +1,4 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.server.http;
 
 import java.time.Duration;
 import java.util.Set;
@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * stream (a timer per stream would cost more than the stream itself), and it runs only while some
  * stream is open.
  */
-final class KeepAlive {
+public final class KeepAlive {
     private final Scheduler scheduler;
     private final long silenceNanos;
     private final long sweepMs;
@@ -22,7 +22,7 @@ final class KeepAlive {
     private final AtomicBoolean sweeping = new AtomicBoolean();
 
     /** @param silence how long a stream may stay silent; it gets its comment within a third more */
-    KeepAlive(Scheduler scheduler, Duration silence) {
+    public KeepAlive(Scheduler scheduler, Duration silence) {
         this.scheduler = scheduler;
         this.silenceNanos = silence.toNanos();
         this.sweepMs = Math.max(1, silence.toMillis() / 3);
@@ -40,13 +40,13 @@ final class KeepAlive {
     }
 
     /** Ends every open stream cleanly: the server is stopping. */
-    void endAll() {
+    public void endAll() {
         for (SseResponse s : open) {
             s.end();
         }
     }
 
-    int openStreams() {
+    public int openStreams() {
         return open.size();
     }
 

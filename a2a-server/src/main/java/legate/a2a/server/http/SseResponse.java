@@ -1,14 +1,10 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.function.Consumer;
 import legate.a2a.server.task.Subscription;
 import legate.a2a.server.task.Subscription.Signal;
-import legate.wire.jsonrpc.JsonRpcCodec;
 import legate.wire.sse.SseFrames;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
@@ -26,20 +22,19 @@ import org.slf4j.LoggerFactory;
  * <p>Writes are asynchronous and one at a time (Jetty's rule for a response); frames published
  * while one is in flight wait here and leave together in the next write. A slow client therefore
  * never holds up the agent's turn, and a fast producer costs fewer writes.
+ *
+ * <p>What a frame holds is the binding's ({@link SseFraming}); everything else here is the same
+ * for every binding that streams over SSE.
  */
-final class SseResponse extends IteratingCallback implements Consumer<Signal> {
+public final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     private static final Logger LOG = LoggerFactory.getLogger(SseResponse.class);
     private static final byte[] KEEP_ALIVE = SseFrames.comment("keep-alive");
-    private static final String DATA = "data: ";
-    private static final String ID = "id: ";
 
-    private final JsonNode id;
-    private final String idJson;
+    private final SseFraming framing;
     private final Response response;
     private final Callback done;
     private final Subscription subscription;
     private final KeepAlive keepAlive;
-    private final JsonRpcDialect dialect;
     // Guarded by itself.
     private final ArrayDeque<byte[]> pending = new ArrayDeque<>(4);
     private boolean opened;
@@ -47,11 +42,9 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     private boolean lastWritten;
     private volatile long lastWriteNanos = System.nanoTime();
 
-    SseResponse(JsonNode id, Response response, Callback done, Subscription subscription, KeepAlive keepAlive,
-                JsonRpcDialect dialect) {
-        this.dialect = dialect;
-        this.id = id;
-        this.idJson = JsonRpcCodec.idJson(id);
+    public SseResponse(SseFraming framing, Response response, Callback done, Subscription subscription,
+                       KeepAlive keepAlive) {
+        this.framing = framing;
         this.response = response;
         this.done = done;
         this.subscription = subscription;
@@ -59,7 +52,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
     }
 
     /** Starts taking the subscription's signals; returns at once. */
-    void start() {
+    public void start() {
         subscription.deliverTo(this);
     }
 
@@ -74,7 +67,7 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
                     LOG.info("stream refused before its first event: {}", f.error().getMessage());
                     ending = true;
                     lastWritten = true;
-                    JsonRpcHandler.reply(response, done, 200, dialect.errorJson(id, f.error().error(), f.error().getMessage()));
+                    framing.refuse(response, done, f.error());
                     return;
                 }
                 response.setStatus(200);
@@ -84,10 +77,9 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
                 keepAlive.add(this);
             }
             switch (signal) {
-                // PROTOCOL (A2A §9.4.2): each SSE event is one complete JSON-RPC response with the request's id.
-                case Signal.Event e -> pending.add(frame(e));
+                case Signal.Event e -> pending.add(framing.frame(e));
                 case Signal.Failure f -> {
-                    pending.add(SseFrames.event("error", dialect.errorJson(id, f.error().error(), f.error().getMessage())));
+                    pending.add(framing.errorFrame(f.error()));
                     ending = true;
                 }
                 case Signal.End end -> ending = true;
@@ -176,38 +168,5 @@ final class SseResponse extends IteratingCallback implements Consumer<Signal> {
         keepAlive.remove(this);
         subscription.cancel();
         done.failed(cause);
-    }
-
-    /**
-     * The frame's bytes, built in one buffer: printed JSON never holds a raw line break (JSON
-     * escapes them inside strings), so the payload is one data line. This path was a fifth of the
-     * bytes a stream allocated when it went through a String and SseFrames' line splitting.
-     *
-     * <p>A task event's frame opens with {@code id: <seq>}, its sequence number in the task's log:
-     * the same event has the same id on every stream, and a client cut off sends the last one it
-     * read back as {@code Last-Event-ID} to resume (the resumable-streams extension, README "Tasks
-     * that last"). A Message answer belongs to no task's log and has no id.
-     */
-    private byte[] frame(Signal.Event e) {
-        StringBuilder sb = new StringBuilder(1024);
-        if (e.seq() > 0) {
-            sb.append(ID).append(e.seq()).append('\n');
-        }
-        int idLine = sb.length();
-        int payload = idLine + DATA.length();
-        JsonRpcCodec.openResult(idJson, sb.append(DATA));
-        dialect.printEvent(e.event(), sb);
-        JsonRpcCodec.closeEnvelope(sb).append("\n\n");
-        for (int i = payload, end = sb.length() - 2; i < end; i++) {
-            char c = sb.charAt(i);
-            if (c == '\n' || c == '\r') {
-                byte[] id = sb.substring(0, idLine).getBytes(StandardCharsets.UTF_8);
-                byte[] data = SseFrames.data(sb.substring(payload, end));
-                byte[] joined = Arrays.copyOf(id, id.length + data.length);
-                System.arraycopy(data, 0, joined, id.length, data.length);
-                return joined;
-            }
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

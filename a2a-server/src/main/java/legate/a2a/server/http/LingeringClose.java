@@ -1,4 +1,4 @@
-package legate.a2a.server.jsonrpc;
+package legate.a2a.server.http;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +20,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * close be an orderly one. The bounds keep a client that never stops sending from holding the
  * connection: after them the connection is closed as before.
  */
-final class LingeringClose implements Runnable {
+public final class LingeringClose implements Runnable {
     /** How long the rest of a refused body is read before the connection is closed regardless. */
-    static final Duration MAX_TIME = Duration.ofSeconds(5);
+    public static final Duration MAX_TIME = Duration.ofSeconds(5);
     /** How much of it is read before the connection is closed regardless. */
-    static final long MAX_BYTES = 64L * 1024 * 1024;
+    public static final long MAX_BYTES = 64L * 1024 * 1024;
 
     private final Request request;
     private final Callback done;
@@ -38,7 +38,7 @@ final class LingeringClose implements Runnable {
     }
 
     /** A callback for the answer's write that, once the answer is out, reads the body to its end, then completes {@code done}. */
-    static Callback after(Request request, Callback done, Scheduler scheduler) {
+    public static Callback after(Request request, Callback done, Scheduler scheduler) {
         LingeringClose linger = new LingeringClose(request, done);
         return Callback.from(() -> {
             linger.deadline = scheduler.schedule(linger::finish, MAX_TIME.toMillis(), TimeUnit.MILLISECONDS);
