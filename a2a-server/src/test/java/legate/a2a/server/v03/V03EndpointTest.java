@@ -215,12 +215,17 @@ class V03EndpointTest {
     void theCardDeclaresTheV03PathAsASecondJsonRpcInterfaceOfVersion03() throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/.well-known/agent-card.json")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        JsonNode interfaces = WireJson.mapper().readTree(r.body()).get("supportedInterfaces");
-        assertThat(interfaces).hasSize(2);
-        assertThat(interfaces.get(0).get("protocolVersion").asText()).isEqualTo("1.0");
-        assertThat(interfaces.get(1).get("protocolBinding").asText()).isEqualTo("JSONRPC");
-        assertThat(interfaces.get(1).get("protocolVersion").asText()).isEqualTo("0.3");
-        assertThat(interfaces.get(1).get("url").asText()).isEqualTo(v03.toString());
+        // The other bindings served (HTTP+JSON, gRPC) sit between or after them; JSON-RPC 1.0 comes before 0.3.
+        List<JsonNode> jsonRpc = new ArrayList<>();
+        WireJson.mapper().readTree(r.body()).get("supportedInterfaces").forEach(i -> {
+            if (i.get("protocolBinding").asText().equals("JSONRPC")) {
+                jsonRpc.add(i);
+            }
+        });
+        assertThat(jsonRpc).hasSize(2);
+        assertThat(jsonRpc.get(0).get("protocolVersion").asText()).isEqualTo("1.0");
+        assertThat(jsonRpc.get(1).get("protocolVersion").asText()).isEqualTo("0.3");
+        assertThat(jsonRpc.get(1).get("url").asText()).isEqualTo(v03.toString());
     }
 
     // ------------------------------------------------------------------ errors (A2A v0.3 §8)
