@@ -50,12 +50,12 @@ class ProtocolBindingTest {
     void theCardListsOneInterfacePerServedBindingInTheGivenOrder() {
         AgentCard named = LegateCards.jsonRpc("n", "d", "http://127.0.0.1:7/a2a/").build();
         List<ProtocolBinding> all = List.of(ProtocolBinding.values());
-        AgentCard card = LegateCards.withInterfaces(named, all.reversed());
+        AgentCard card = LegateCards.withInterfaces(named, all.reversed(), 9);
         assertThat(card.getSupportedInterfacesList()).extracting(AgentInterface::getProtocolBinding,
                         AgentInterface::getProtocolVersion, AgentInterface::getUrl)
                 .containsExactly(
                         tuple("JSONRPC", "0.3", "http://127.0.0.1:7/a2a/v0.3/"),
-                        tuple("GRPC", "1.0", "127.0.0.1:7"),
+                        tuple("GRPC", "1.0", "127.0.0.1:9"),
                         tuple("HTTP+JSON", "1.0", "http://127.0.0.1:7/a2a"),
                         tuple("JSONRPC", "1.0", "http://127.0.0.1:7/a2a/"));
     }

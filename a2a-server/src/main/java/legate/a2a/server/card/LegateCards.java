@@ -36,8 +36,10 @@ public final class LegateCards {
      * the card's JSON-RPC 1.0 interface (the public URL the agent named; the first interface when it
      * named none). PROTOCOL (A2A §8.3.2): supportedInterfaces is ordered by preference and clients
      * dial the first they speak, so the order is the operator's (A2A_BINDINGS).
+     *
+     * @param grpcPort the port the gRPC listener bound (used when {@code served} names gRPC)
      */
-    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served) {
+    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served, int grpcPort) {
         if (card.getSupportedInterfacesCount() == 0) {
             return card;
         }
@@ -47,7 +49,7 @@ public final class LegateCards {
                 .findFirst().orElse(card.getSupportedInterfaces(0)).getUrl();
         AgentCard.Builder b = card.toBuilder().clearSupportedInterfaces();
         for (ProtocolBinding binding : served) {
-            b.addSupportedInterfaces(binding.interfaceAt(base));
+            b.addSupportedInterfaces(binding.interfaceAt(base, grpcPort));
         }
         return b.build();
     }
