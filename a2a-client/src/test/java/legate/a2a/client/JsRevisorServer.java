@@ -26,8 +26,14 @@ final class JsRevisorServer implements AutoCloseable {
     }
 
     static JsRevisorServer start(Duration stepDelay) {
+        return start(stepDelay, false);
+    }
+
+    /** @param grpc also serve the SDK's gRPC service (@a2a-js/sdk/server/grpc), first in the card */
+    static JsRevisorServer start(Duration stepDelay, boolean grpc) {
         RunningChild process = NodeScript.of("revisor-server.mjs")
-                .env("PORT", "0").env("STEP_DELAY_MS", Long.toString(stepDelay.toMillis())).start();
+                .env("PORT", "0").env("STEP_DELAY_MS", Long.toString(stepDelay.toMillis()))
+                .env("GRPC", Boolean.toString(grpc)).start();
         try {
             Matcher m = process.awaitLine(LISTENING, START_TIMEOUT);
             return new JsRevisorServer(process, Integer.parseInt(m.group(1)));
