@@ -29,6 +29,8 @@ public final class GrpcListener {
     private final Server server;
     private final A2aGrpcService service;
     private final ExecutorService calls;
+    private final String host;
+    private final int requestedPort;
 
     /**
      * @param port 0 for any free port ({@link #start()} returns the one bound)
@@ -36,6 +38,8 @@ public final class GrpcListener {
      */
     public GrpcListener(String host, int port, CallerAuthentication authentication, TlsIdentity tls,
                         ServerMetrics metrics) {
+        this.host = host;
+        this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
         this.service = new A2aGrpcService(counter);
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-grpc-", 0).factory());
@@ -54,7 +58,13 @@ public final class GrpcListener {
      * {@link #serve}: the card, which names this port, is built in between.
      */
     public int start() throws IOException {
-        server.start();
+        try {
+            server.start();
+        } catch (IOException e) {
+            // Netty's own message names no port; a clash of GRPC_PORT must say which listener failed.
+            throw new IOException("the gRPC listener cannot bind " + host + ":" + requestedPort + " (GRPC_PORT): "
+                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+        }
         return port();
     }
 
