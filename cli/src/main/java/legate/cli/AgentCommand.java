@@ -83,6 +83,7 @@ final class AgentCommand implements Callable<Integer> {
         c.server.publicUrl = settings.get(ServerOptions.PUBLIC_URL).orElse(null);
         c.server.name = settings.get(ServerOptions.AGENT_NAME).orElse(null);
         c.server.bindings = settings.get(ServerOptions.A2A_BINDINGS).orElse(null);
+        c.server.grpcPublicAddress = settings.get(ServerOptions.GRPC_PUBLIC_ADDRESS).orElse(null);
         String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
         String grpcPort = settings.get(ServerOptions.GRPC_PORT).orElse(ServerOptions.DEFAULT_GRPC_PORT);
         if (!plainNumber(grpcPort, 9)) {

@@ -42,6 +42,7 @@ final class ServerOptions {
     static final String A2A_BINDINGS = "A2A_BINDINGS";
     static final String GRPC_PORT = "GRPC_PORT";
     static final String DEFAULT_GRPC_PORT = "0";
+    static final String GRPC_PUBLIC_ADDRESS = "GRPC_PUBLIC_ADDRESS";
 
     static final String INSTANCE_URL = "INSTANCE_URL";
     static final String INSTANCE_ID = "INSTANCE_ID";
@@ -84,6 +85,11 @@ final class ServerOptions {
             description = "Port of the gRPC binding, on HOST; 0 for any free port, which the card advertises "
                     + "and the start-up line prints [GRPC_PORT] (default: ${DEFAULT-VALUE}).")
     int grpcPort;
+
+    @Option(names = "--grpc-public-address", descriptionKey = GRPC_PUBLIC_ADDRESS, paramLabel = "HOST:PORT",
+            description = "host:port the card advertises for gRPC, e.g. legate tap's [GRPC_PUBLIC_ADDRESS] "
+                    + "(default: PUBLIC_URL's host and the gRPC port).")
+    String grpcPublicAddress;
 
     @Option(names = "--name", descriptionKey = AGENT_NAME,
             description = "Name in the Agent Card, replacing the agent's own outright [AGENT_NAME] (default: the agent's own).")
@@ -193,7 +199,8 @@ final class ServerOptions {
             System.err.println("legate: " + exposure.warning());
         }
         return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
-                .withSecurity(callers).withBindings(served).withGrpcPort(grpcPort);
+                .withSecurity(callers).withBindings(served).withGrpcPort(grpcPort)
+                .withGrpcPublicAddress(grpcPublicAddress);
     }
 
     /**

@@ -50,7 +50,7 @@ class AgentCommandTest {
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
                         "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
                         "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
-                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "GRPC_PORT", "A2A_BINDINGS");
+                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "GRPC_PORT", "GRPC_PUBLIC_ADDRESS", "A2A_BINDINGS");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -195,7 +195,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(33);
+        assertThat(every).hasSize(34);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");

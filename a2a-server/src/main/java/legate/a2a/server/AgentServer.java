@@ -196,7 +196,8 @@ public final class AgentServer implements AutoCloseable {
         // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
         ServerSecurity security = config.security();
         ServerEdge edge = config.edge();
-        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings(), grpcPort));
+        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings(), grpcPort,
+                config.grpcPublicAddress()));
         AgentCard extended = security.extendedCardOver(unsigned);
         // PROTOCOL (A2A §8.4): signed last, so the signature covers the card as served, security schemes included.
         AgentCard card = edge.cardKey() == null ? unsigned : edge.cardKey().sign(unsigned);

@@ -40,6 +40,15 @@ public final class LegateCards {
      * @param grpcPort the port the gRPC listener bound (used when {@code served} names gRPC)
      */
     public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served, int grpcPort) {
+        return withInterfaces(card, served, grpcPort, null);
+    }
+
+    /**
+     * The same, advertising gRPC at {@code grpcPublicAddress} ({@code host:port} of a proxy in front of
+     * the gRPC listener) when it is not null.
+     */
+    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served, int grpcPort,
+                                           String grpcPublicAddress) {
         if (card.getSupportedInterfacesCount() == 0) {
             return card;
         }
@@ -49,7 +58,9 @@ public final class LegateCards {
                 .findFirst().orElse(card.getSupportedInterfaces(0)).getUrl();
         AgentCard.Builder b = card.toBuilder().clearSupportedInterfaces();
         for (ProtocolBinding binding : served) {
-            b.addSupportedInterfaces(binding.interfaceAt(base, grpcPort));
+            AgentInterface i = binding.interfaceAt(base, grpcPort);
+            b.addSupportedInterfaces(binding == ProtocolBinding.GRPC && grpcPublicAddress != null
+                    ? i.toBuilder().setUrl(grpcPublicAddress).build() : i);
         }
         return b.build();
     }
