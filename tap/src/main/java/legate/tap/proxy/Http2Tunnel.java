@@ -6,12 +6,14 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicLong;
+import legate.tap.grpc.GrpcCallView;
 
 /**
  * A client connection that opened with the HTTP/2 preface (a gRPC client, A2A §10), passed through
- * to the agent's gRPC listener byte for byte, both ways, until either side closes. The tap only
- * forwards it: it does not decode HTTP/2 frames (HPACK headers, gRPC messages), so nothing of the
- * calls is shown, logged or checked, and a console line says so.
+ * to the agent's gRPC listener byte for byte, both ways, until either side closes. A copy of each
+ * piece goes to a {@link GrpcCallView}, which prints each call's method, messages (ProtoJSON) and
+ * status on the console; the calls are not logged, checked or put on the inspector page, and a
+ * console line says so.
  *
  * <p>Runs on the connection's own thread for the client-to-agent direction and one virtual thread
  * for the other.
@@ -38,7 +40,8 @@ final class Http2Tunnel {
             return;
         }
         console.println("[#" + exchange + "] gRPC (HTTP/2) connection forwarded to " + address()
-                + "; the tap only forwards gRPC, it does not show its calls");
+                + "; its calls are shown here only (not in --log or --web), credentials never");
+        GrpcCallView view = new GrpcCallView(exchange, console::println);
         AtomicLong down = new AtomicLong();
         long up = first.length;
         try (SocketChannel agent = SocketChannel.open()) {
@@ -48,12 +51,13 @@ final class Http2Tunnel {
                 console.println("[#" + exchange + "] gRPC: cannot reach " + address() + ": " + e.getMessage() + "; closed");
                 return;
             }
+            view.fromClient(first, 0, first.length);
             writeAll(agent, ByteBuffer.wrap(first));
             Thread back = Thread.ofVirtual().name("legate-tap-grpc-", exchange).start(() -> {
-                down.set(pipe(agent, client));
+                down.set(pipe(agent, client, false, view::fromAgent));
                 close(client);
             });
-            up += pipe(client, agent);
+            up += pipe(client, agent, true, view::fromClient);
             close(agent);
             try {
                 back.join();
@@ -69,15 +73,32 @@ final class Http2Tunnel {
         return target.getHostString() + ":" + target.getPort();
     }
 
-    /** Copies until {@code from} ends or either side fails; the bytes copied. */
-    private static long pipe(SocketChannel from, SocketChannel to) {
+    /** Sees a copy of each piece forwarded, after it was written on. */
+    private interface Watch {
+        void saw(byte[] bytes, int offset, int length);
+    }
+
+    /**
+     * Copies until {@code from} ends or either side fails; the bytes copied.
+     *
+     * @param watchFirst show a piece before it goes on (the client's: a request is shown before the
+     *     answer it causes), else after (the agent's: the client never waits for the console)
+     */
+    private static long pipe(SocketChannel from, SocketChannel to, boolean watchFirst, Watch watch) {
         ByteBuffer buf = ByteBuffer.allocate(BUFFER_BYTES);
         long copied = 0;
         try {
             while (from.read(buf) >= 0) {
                 buf.flip();
-                copied += buf.remaining();
+                int n = buf.remaining();
+                copied += n;
+                if (watchFirst) {
+                    watch.saw(buf.array(), 0, n);
+                }
                 writeAll(to, buf);
+                if (!watchFirst) {
+                    watch.saw(buf.array(), 0, n);
+                }
                 buf.clear();
             }
             // The client (or the agent) finished sending: half-close so the other side sees it too.

@@ -30,6 +30,7 @@ import legate.revisor.RevisorExecutor;
 import legate.tap.show.ShownHeaders;
 import legate.testsupport.Cleanup;
 import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.Role;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * gRPC through the tap (README "legate tap"): a connection that opens with the HTTP/2 preface is
  * passed through to the agent's gRPC listener (TAP_GRPC_TARGET) byte for byte, beside HTTP/1.1
- * exchanges on the same port, and the console says that the tap only forwards it.
+ * exchanges on the same port, and the console shows each call: method, messages as ProtoJSON, status.
  */
 class GrpcThroughTapTest {
     @RegisterExtension
@@ -99,9 +100,38 @@ class GrpcThroughTapTest {
         HttpResponse<String> card = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 tap.url().resolve("/.well-known/agent-card.json")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(card.statusCode()).isEqualTo(200);
-        assertThat(console.toString(StandardCharsets.UTF_8))
-                .contains("gRPC (HTTP/2) connection forwarded to 127.0.0.1:" + agent.grpcPort())
-                .contains("the tap only forwards gRPC, it does not show its calls");
+        String shown = console.toString(StandardCharsets.UTF_8);
+        assertThat(shown).contains("gRPC (HTTP/2) connection forwarded to 127.0.0.1:" + agent.grpcPort())
+                .contains("its calls are shown here only");
+        // Each call: its method and version, its messages as ProtoJSON, its status.
+        assertThat(shown).containsPattern("gRPC \\d+ POST /lf\\.a2a\\.v1\\.A2AService/SendMessage  a2a-version: 1\\.0")
+                .contains("request {\"message\":{\"messageId\":\"m-")
+                .contains("\"parts\":[{\"text\":\"Hello there. Bye!\"}]")
+                .containsPattern("response \\{\"task\":\\{\"id\":")
+                .contains("/lf.a2a.v1.A2AService/SendMessage status 0 OK")
+                .containsPattern("gRPC \\d+ response \\{\"statusUpdate\":.*TASK_STATE_COMPLETED")
+                .contains("/lf.a2a.v1.A2AService/SendStreamingMessage status 0 OK")
+                .doesNotContain("stopped").doesNotContain("cannot");
+    }
+
+    // PROTOCOL (A2A §10.6): an error's status is shown with its ErrorInfo reason; credentials never.
+    @Test
+    void anErrorIsShownWithItsReasonAndNoCredentialIsShown() throws Exception {
+        AgentServer agent = agent();
+        TapProxy tap = tap(TapConfig.loopback(0, URI.create("http://127.0.0.1:" + agent.port()))
+                .withGrpcTarget("127.0.0.1:" + agent.grpcPort()));
+        Metadata secret = new Metadata();
+        secret.put(GrpcMetadata.ascii("authorization"), "Bearer secret-token-0123456789");
+        A2AServiceGrpc.A2AServiceBlockingStub stub = stub(tap.port())
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(secret));
+        StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub.getTask(GetTaskRequest.newBuilder().setId("no-such-task").build()));
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        String shown = console.toString(StandardCharsets.UTF_8);
+        assertThat(shown).contains("request {\"id\":\"no-such-task\"}")
+                .contains("/lf.a2a.v1.A2AService/GetTask status 5 NOT_FOUND: ")
+                .contains("ErrorInfo TASK_NOT_FOUND (a2a-protocol.org)")
+                .doesNotContain("secret-token");
     }
 
     // Without TAP_GRPC_TARGET the connection is closed, and the console says what to set.
