@@ -59,7 +59,7 @@ final class TapCommand implements Callable<Integer> {
 
     @Option(names = "--grpc-target", descriptionKey = "TAP_GRPC_TARGET", paramLabel = "HOST:PORT",
             description = "The agent's gRPC listener (its \"gRPC:\" start-up line): a gRPC (HTTP/2) connection to the "
-                    + "tap is forwarded there, not shown [TAP_GRPC_TARGET] (default: none, such a connection is closed).")
+                    + "tap is forwarded there, its calls shown on the console [TAP_GRPC_TARGET] (default: none, such a connection is closed).")
     String grpcTarget;
 
     @Option(names = "--log", descriptionKey = "TAP_LOG", paramLabel = "FILE",
@@ -151,7 +151,7 @@ final class TapCommand implements Callable<Integer> {
         printer.note("legate tap: clients must dial the tap; the agent's card must say so (PUBLIC_URL=" + tap.url() + ")");
         if (config.grpcTarget() != null) {
             printer.note("legate tap: gRPC (HTTP/2) connections to the tap are forwarded to " + grpcTarget.strip()
-                    + ", not shown (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
+                    + ", their calls shown here (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         ExchangeLog logToClose = exchangeLog;
