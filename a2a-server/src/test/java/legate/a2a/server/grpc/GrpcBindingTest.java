@@ -181,6 +181,28 @@ class GrpcBindingTest {
         assertThat(states(drain(stream))).last().isEqualTo(TaskState.TASK_STATE_COMPLETED);
     }
 
+    // README "Metrics": each call counted once by binding, method and outcome, before its answer leaves.
+    @Test
+    void callsAreCountedUnderTheGrpcBinding() {
+        stub.sendMessage(send(GrpcAgent.message("hello")));
+        expect(() -> stub.getTask(GetTaskRequest.newBuilder().setId("no-such-task").build()), Status.Code.NOT_FOUND,
+                "TASK_NOT_FOUND");
+        String scrape = agent.server.metrics().scrape();
+        assertThat(count(scrape, "SendMessage", "ok")).isEqualTo(1.0);
+        assertThat(count(scrape, "GetTask", "-32001")).isEqualTo(1.0);
+        assertThat(count(scrape, "GetTask", "ok")).isNull();
+    }
+
+    private static Double count(String scrape, String method, String outcome) {
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("legate_a2a_requests_seconds_count{") && line.contains("binding=\"grpc\"")
+                    && line.contains("method=\"" + method + "\"") && line.contains("outcome=\"" + outcome + "\"")) {
+                return Double.valueOf(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return null;
+    }
+
     static SendMessageRequest send(Message m) {
         return SendMessageRequest.newBuilder().setMessage(m).build();
     }
