@@ -84,7 +84,7 @@ public final class A2aClient implements AutoCloseable {
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
         Map<String, String> headers = new LinkedHashMap<>(config.headers());
         headers.putAll(config.credentials().headersFor(card));
-        this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl);
+        this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
         this.grpc = transport instanceof GrpcTransport g ? g.channel() : null;
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
@@ -275,10 +275,10 @@ public final class A2aClient implements AutoCloseable {
      * {@link Binding#IMPLEMENTED}, and each of them has its case here.
      */
     private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, Map<String, String> headers,
-                                          AgentCard card, URI cardUrl) {
+                                          AgentCard card, URI cardUrl, ClientTrust trust) {
         return switch (chosen.getProtocolBinding().strip().toUpperCase(Locale.ROOT)) {
             case "JSONRPC" -> new JsonRpcTransport(exchange, interfaceUrl(chosen, cardUrl));
-            case "GRPC" -> GrpcChannels.transport(chosen, headers, GrpcChannels.usesTls(card, cardUrl));
+            case "GRPC" -> GrpcChannels.transport(chosen, headers, GrpcChannels.usesTls(card, cardUrl), trust.tls());
             default -> throw new AgentCardException("this client has no transport for "
                     + Binding.describe(chosen), List.of(chosen));
         };

@@ -5,9 +5,15 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.TlsChannelCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.grpc.netty.shaded.io.netty.handler.ssl.JdkSslContext;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import legate.a2a.client.internal.GrpcTransport;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
@@ -22,14 +28,30 @@ final class GrpcChannels {
     private GrpcChannels() {
     }
 
-    static GrpcTransport transport(AgentInterface chosen, Map<String, String> headers, boolean tls) {
+    /**
+     * @param trusted the TLS context of {@link ClientTrust#tls()} (a private CA, {@code --ca-cert}), or
+     *     null for the JDK's authorities
+     */
+    static GrpcTransport transport(AgentInterface chosen, Map<String, String> headers, boolean tls, SSLContext trusted) {
         URI address = address(chosen);
-        ChannelCredentials credentials = tls ? TlsChannelCredentials.create() : InsecureChannelCredentials.create();
         String host = address.getHost().startsWith("[") ? address.getHost().substring(1, address.getHost().length() - 1)
                 : address.getHost();
-        ManagedChannel channel = Grpc.newChannelBuilderForAddress(host, address.getPort(), credentials)
-                .userAgent("legate")
-                .build();
+        ManagedChannel channel;
+        if (tls && trusted != null) {
+            // The same trust as https: netty takes the JDK context as it is; grpc-netty checks the
+            // host name against the certificate (endpoint identification HTTPS), as the JDK client does.
+            channel = NettyChannelBuilder.forAddress(host, address.getPort())
+                    .sslContext(new JdkSslContext(trusted, true, null, IdentityCipherSuiteFilter.INSTANCE,
+                            new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2"),
+                            ClientAuth.NONE, null, false))
+                    .userAgent("legate")
+                    .build();
+        } else {
+            ChannelCredentials credentials = tls ? TlsChannelCredentials.create() : InsecureChannelCredentials.create();
+            channel = Grpc.newChannelBuilderForAddress(host, address.getPort(), credentials).userAgent("legate").build();
+        }
         return new GrpcTransport(channel, URI.create((tls ? "https://" : "http://") + address.getRawAuthority()), headers);
     }
 
