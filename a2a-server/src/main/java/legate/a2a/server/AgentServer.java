@@ -120,7 +120,7 @@ public final class AgentServer implements AutoCloseable {
         }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
         this.grpc = config.serves(ProtocolBinding.GRPC) ? new GrpcListener(config.host(), config.grpcPort(),
-                config.security().authentication(), config.edge().tls(), metrics) : null;
+                config.maxBodyBytes(), config.security().authentication(), config.edge().tls(), metrics) : null;
     }
 
     /**

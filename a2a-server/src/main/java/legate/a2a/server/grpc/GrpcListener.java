@@ -34,10 +34,12 @@ public final class GrpcListener {
 
     /**
      * @param port 0 for any free port ({@link #start()} returns the one bound)
+     * @param maxMessageBytes the largest request message accepted (MAX_BODY_BYTES, as for JSON-RPC);
+     *     a larger one is refused RESOURCE_EXHAUSTED by grpc-java before it is parsed
      * @param tls the server's TLS identity, or null for clear text (h2c)
      */
-    public GrpcListener(String host, int port, CallerAuthentication authentication, TlsIdentity tls,
-                        ServerMetrics metrics) {
+    public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
+                        TlsIdentity tls, ServerMetrics metrics) {
         this.host = host;
         this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
@@ -45,6 +47,7 @@ public final class GrpcListener {
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-grpc-", 0).factory());
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
+                .maxInboundMessageSize(maxMessageBytes)
                 .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter)));
         if (tls != null) {
             builder.sslContext(sslContext(tls));

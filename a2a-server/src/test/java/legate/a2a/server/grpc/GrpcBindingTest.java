@@ -118,6 +118,16 @@ class GrpcBindingTest {
                 Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
     }
 
+    // MAX_BODY_BYTES bounds a gRPC request message as it bounds a JSON-RPC body, and the server goes on.
+    @Test
+    void aMessageOverTheBodyLimitIsRefusedBeforeItIsRead() {
+        Message huge = GrpcAgent.message("x".repeat(ServerConfig.DEFAULT_MAX_BODY_BYTES + 1));
+        StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, () -> stub.sendMessage(send(huge)));
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(stub.sendMessage(send(GrpcAgent.message("small"))).getTask().getStatus().getState())
+                .isEqualTo(TaskState.TASK_STATE_COMPLETED);
+    }
+
     // PROTOCOL (A2A §3.6): no a2a-version means 0.3, which this agent does not speak.
     @Test
     void aCallWithoutA2aVersionIsRefused() {
