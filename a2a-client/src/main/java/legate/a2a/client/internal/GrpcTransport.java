@@ -1,10 +1,10 @@
 package legate.a2a.client.internal;
 
 import com.google.protobuf.Message;
-import com.google.rpc.ErrorInfo;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
 import io.grpc.ForwardingClientCall;
 import io.grpc.ManagedChannel;
@@ -13,6 +13,8 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -23,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.client.AgentErrorException;
+import legate.a2a.client.ErrorInfo;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.StreamEnd;
 import legate.a2a.client.TransportException;
@@ -62,7 +65,7 @@ public final class GrpcTransport implements Transport {
         // PROTOCOL (A2A §3.6, §10): a2a-version on every call, as metadata.
         fixed.put(GrpcMetadata.VERSION, A2aHeaders.PROTOCOL_VERSION);
         headers.forEach((name, value) -> fixed.put(GrpcMetadata.ascii(name.toLowerCase(Locale.ROOT)), value));
-        this.stamped = ClientInterceptors.intercept(channel, new io.grpc.ClientInterceptor() {
+        this.stamped = ClientInterceptors.intercept(channel, new ClientInterceptor() {
             @Override
             public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
                 return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
@@ -70,7 +73,7 @@ public final class GrpcTransport implements Transport {
                     public void start(Listener<R> listener, Metadata headers) {
                         headers.merge(fixed);
                         // W3C Trace Context, as the HTTP transports write it: one trace across agents.
-                        Tracing.propagator().inject(io.opentelemetry.context.Context.current(), headers,
+                        Tracing.propagator().inject(Context.current(), headers,
                                 (m, k, v) -> m.put(GrpcMetadata.ascii(k), v));
                         super.start(listener, headers);
                     }
@@ -105,7 +108,7 @@ public final class GrpcTransport implements Transport {
             extra.put(GrpcMetadata.LAST_EVENT_ID, progress.lastEventId());
         }
         ClientCall<Message, Message> call = ClientInterceptors.intercept(stamped,
-                io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(extra)).newCall(rpc(method), CallOptions.DEFAULT);
+                MetadataUtils.newAttachHeadersInterceptor(extra)).newCall(rpc(method), CallOptions.DEFAULT);
         progress.open(method.equals(A2aMethods.SUBSCRIBE_TO_TASK));
         try {
             Iterator<Message> events = ClientCalls.blockingServerStreamingCall(call, request);
@@ -152,7 +155,7 @@ public final class GrpcTransport implements Transport {
             return new TransportException(TransportException.Kind.CUT, target, "the connection to " + target
                     + " broke: " + describe(status), e);
         }
-        ErrorInfo info = GrpcErrorMapping.errorInfo(e);
+        var info = GrpcErrorMapping.errorInfo(e);
         A2aError error = GrpcErrorMapping.errorOf(status.getCode(), info);
         if (error == null && status.getCode() == Status.Code.UNAVAILABLE) {
             // The agent answered UNAVAILABLE itself (draining, starting): worth another try, like -32603 with 503.
@@ -161,8 +164,7 @@ public final class GrpcTransport implements Transport {
         if (error == null) {
             return new InvalidResponseException(method + " at " + target + " failed with gRPC status " + describe(status));
         }
-        legate.a2a.client.ErrorInfo detail = info == null ? null
-                : new legate.a2a.client.ErrorInfo(info.getReason(), info.getDomain(), info.getMetadataMap());
+        ErrorInfo detail = info == null ? null : new ErrorInfo(info.getReason(), info.getDomain(), info.getMetadataMap());
         return new AgentErrorException(error.code(), status.getDescription(), detail);
     }
 

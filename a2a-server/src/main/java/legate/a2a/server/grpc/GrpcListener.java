@@ -4,6 +4,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -100,7 +101,7 @@ public final class GrpcListener {
         calls.shutdownNow();
     }
 
-    private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(TlsIdentity tls) {
+    private static SslContext sslContext(TlsIdentity tls) {
         try {
             return GrpcSslContexts.configure(SslContextBuilder.forServer(tls.key(),
                     tls.chain().toArray(X509Certificate[]::new))).build();
