@@ -5,6 +5,8 @@
 //
 //   PORT           listen port on 127.0.0.1 (default 41251, 0 = pick a free one)
 //   STEP_DELAY_MS  pause after each WORKING step (default 600)
+//   GRPC           "true": also serve the SDK's gRPC service (@a2a-js/sdk/server/grpc on
+//                  @grpc/grpc-js) on a free port of 127.0.0.1, listed first in the card
 //
 // Prints exactly one line "listening <port>" on stdout once it accepts requests.
 // Exits on SIGTERM / SIGINT.
@@ -21,10 +23,13 @@ import {
 } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
+import * as grpc from '@grpc/grpc-js';
+import { A2AService, UserBuilder as GrpcUserBuilder, grpcService } from '@a2a-js/sdk/server/grpc';
 
 const HOST = '127.0.0.1';
 const PORT = parsePort(process.env.PORT, 41251);
 const STEP_DELAY_MS = parseNonNegativeInt(process.env.STEP_DELAY_MS, 600);
+const GRPC = process.env.GRPC === 'true';
 
 function parsePort(raw, fallback) {
   if (raw === undefined || raw === '') return fallback;
@@ -211,14 +216,16 @@ class RevisorExecutor {
 // HTTP wiring: listen first (PORT=0), then build the card with the real port.
 // ---------------------------------------------------------------------------
 
-function buildCard(port) {
+function buildCard(port, grpcPort) {
+  const jsonRpc = { url: `http://${HOST}:${port}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' };
+  // A gRPC interface URL is host:port (A2A §10); first, so a client choosing by the card's order dials it.
+  const interfaces = grpcPort === undefined ? [jsonRpc]
+    : [{ url: `${HOST}:${grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0' }, jsonRpc];
   return AgentCard.fromJSON({
     name: 'Revisor (JS reference)',
     description: 'Counts words, characters and sentences of a text and lists its most frequent words.',
     version: '1.0.0',
-    supportedInterfaces: [
-      { url: `http://${HOST}:${port}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    ],
+    supportedInterfaces: interfaces,
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain', 'application/json'],
@@ -238,14 +245,27 @@ function buildCard(port) {
 }
 
 const server = http.createServer();
+const grpcServer = GRPC ? new grpc.Server() : undefined;
 
-server.listen(PORT, HOST, () => {
+function bindGrpc() {
+  if (!grpcServer) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    grpcServer.bindAsync(`${HOST}:0`, grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve(port));
+  });
+}
+
+server.listen(PORT, HOST, async () => {
   const port = server.address().port;
+  const grpcPort = await bindGrpc();
   const requestHandler = new DefaultRequestHandler(
-    buildCard(port),
+    buildCard(port, grpcPort),
     new InMemoryTaskStore(),
     new RevisorExecutor(STEP_DELAY_MS),
   );
+  if (grpcServer) {
+    grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: GrpcUserBuilder.noAuthentication }));
+  }
 
   const app = express();
   app.use(`/${AGENT_CARD_PATH}`.replace(/^\/+/, '/'), agentCardHandler({ agentCardProvider: requestHandler }));
@@ -261,6 +281,7 @@ function shutdown(signal) {
   // connections (SSE streams included) and exit.
   server.close();
   server.closeAllConnections();
+  grpcServer?.forceShutdown();
   process.exit(0);
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -108,7 +108,13 @@ final class AgentCommand implements Callable<Integer> {
         c.server.bindings = settings.get(ServerOptions.A2A_BINDINGS).orElse(null);
         c.agent = settings.get(AGENT).orElse(DEFAULT_AGENT);
         c.tckStreamingTimeout = settings.get(TCK_STREAMING_TIMEOUT).orElse(DEFAULT_TCK_STREAMING_TIMEOUT);
+        c.server.grpcPublicAddress = settings.get(ServerOptions.GRPC_PUBLIC_ADDRESS).orElse(null);
         String port = settings.get(ServerOptions.PORT).orElse(ServerOptions.DEFAULT_PORT);
+        String grpcPort = settings.get(ServerOptions.GRPC_PORT).orElse(ServerOptions.DEFAULT_GRPC_PORT);
+        if (!plainNumber(grpcPort, 9)) {
+            return null;
+        }
+        c.server.grpcPort = Integer.parseInt(grpcPort);
         String stepDelay = settings.get(STEP_DELAY_MS).orElse(DEFAULT_STEP_DELAY_MS);
         String maxBody = settings.get(ServerOptions.MAX_BODY_BYTES).orElse(ServerOptions.DEFAULT_MAX_BODY_BYTES);
         String maxTasks = settings.get(ServerOptions.MAX_TASKS).orElse(ServerOptions.DEFAULT_MAX_TASKS);
@@ -275,6 +281,10 @@ final class AgentCommand implements Callable<Integer> {
         System.out.println(chosen.title() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
                 + ServerOptions.describe(config.bindings()) + ")");
         System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
+        String grpcLine = ServerOptions.grpcLine(a2a);
+        if (grpcLine != null) {
+            System.out.println(grpcLine);
+        }
         MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
         Duration grace = Duration.ofMillis(server.shutdownGraceMs);

@@ -243,6 +243,10 @@ final class BridgeCommand implements Callable<Integer> {
         System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
                 + ServerOptions.describe(serverConfig.bindings()) + ")");
         System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
+        String grpcLine = ServerOptions.grpcLine(bridge.server());
+        if (grpcLine != null) {
+            System.out.println(grpcLine);
+        }
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");

@@ -5,11 +5,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import legate.a2a.server.AgentServer;
 import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.observe.Telemetry;
 import legate.wire.trace.Tracing;
+import lf.a2a.v1.AgentInterface;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -38,6 +40,9 @@ final class ServerOptions {
     static final String METRICS_PORT = "METRICS_PORT";
     static final String METRICS_TOKEN = "METRICS_TOKEN";
     static final String A2A_BINDINGS = "A2A_BINDINGS";
+    static final String GRPC_PORT = "GRPC_PORT";
+    static final String DEFAULT_GRPC_PORT = "0";
+    static final String GRPC_PUBLIC_ADDRESS = "GRPC_PUBLIC_ADDRESS";
 
     static final String INSTANCE_URL = "INSTANCE_URL";
     static final String INSTANCE_ID = "INSTANCE_ID";
@@ -73,6 +78,18 @@ final class ServerOptions {
             description = "Protocol bindings to serve, in the card's order of preference: JSONRPC, HTTP+JSON (or REST), "
                     + "GRPC, JSONRPC-0.3 [A2A_BINDINGS] (default: every binding this build serves).")
     String bindings;
+
+    // Any free port by default: PORT+1 is the tap's 41242 and PORT+2 mcp's 41243, and a fixed default
+    // would clash with a second instance started with only PORT changed. The card names the port bound.
+    @Option(names = "--grpc-port", descriptionKey = GRPC_PORT, defaultValue = DEFAULT_GRPC_PORT,
+            description = "Port of the gRPC binding, on HOST; 0 for any free port, which the card advertises "
+                    + "and the start-up line prints [GRPC_PORT] (default: ${DEFAULT-VALUE}).")
+    int grpcPort;
+
+    @Option(names = "--grpc-public-address", descriptionKey = GRPC_PUBLIC_ADDRESS, paramLabel = "HOST:PORT",
+            description = "host:port the card advertises for gRPC, e.g. legate tap's [GRPC_PUBLIC_ADDRESS] "
+                    + "(default: PUBLIC_URL's host and the gRPC port).")
+    String grpcPublicAddress;
 
     @Option(names = "--name", descriptionKey = AGENT_NAME,
             description = "Name in the Agent Card, replacing the agent's own outright [AGENT_NAME] (default: the agent's own).")
@@ -182,7 +199,22 @@ final class ServerOptions {
             System.err.println("legate: " + exposure.warning());
         }
         return new ServerConfig(host, port, rpcPath, maxBodyBytes, CANCEL_WAIT).withTaskRetention(taskRetention)
-                .withSecurity(callers).withBindings(served);
+                .withSecurity(callers).withBindings(served).withGrpcPort(grpcPort)
+                .withGrpcPublicAddress(grpcPublicAddress);
+    }
+
+    /**
+     * {@code gRPC: 127.0.0.1:43121 (lf.a2a.v1.A2AService)}: where the gRPC binding is dialled, as the
+     * card advertises it; null when gRPC is not served.
+     */
+    static String grpcLine(AgentServer server) {
+        if (server.grpcPort() < 0) {
+            return null;
+        }
+        String advertised = server.handler().card().getSupportedInterfacesList().stream()
+                .filter(i -> i.getProtocolBinding().equals(ProtocolBinding.GRPC.protocolBinding()))
+                .map(AgentInterface::getUrl).findFirst().orElse("port " + server.grpcPort());
+        return "gRPC: " + advertised + " (lf.a2a.v1.A2AService; listening on port " + server.grpcPort() + ")";
     }
 
     /** {@code JSONRPC 1.0, HTTP+JSON 1.0}: the bindings served, for the line printed at start. */

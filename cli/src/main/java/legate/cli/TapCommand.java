@@ -57,6 +57,11 @@ final class TapCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String target;
 
+    @Option(names = "--grpc-target", descriptionKey = "TAP_GRPC_TARGET", paramLabel = "HOST:PORT",
+            description = "The agent's gRPC listener (its \"gRPC:\" start-up line): a gRPC (HTTP/2) connection to the "
+                    + "tap is forwarded there, its calls shown on the console [TAP_GRPC_TARGET] (default: none, such a connection is closed).")
+    String grpcTarget;
+
     @Option(names = "--log", descriptionKey = "TAP_LOG", paramLabel = "FILE",
             description = "Also append every exchange to FILE as JSON Lines, one event per line [TAP_LOG].")
     Path log;
@@ -98,7 +103,7 @@ final class TapCommand implements Callable<Integer> {
         TapConfig config;
         try {
             config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES)
-                    .withApiKeyHeader(apiKeyHeader);
+                    .withApiKeyHeader(apiKeyHeader).withGrpcTarget(grpcTarget);
         } catch (IllegalArgumentException e) {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
@@ -144,6 +149,10 @@ final class TapCommand implements Callable<Integer> {
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
                 + (log != null ? " (logging to " + log + ")" : ""));
         printer.note("legate tap: clients must dial the tap; the agent's card must say so (PUBLIC_URL=" + tap.url() + ")");
+        if (config.grpcTarget() != null) {
+            printer.note("legate tap: gRPC (HTTP/2) connections to the tap are forwarded to " + grpcTarget.strip()
+                    + ", their calls shown here (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         ExchangeLog logToClose = exchangeLog;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -50,13 +50,41 @@ class AgentCommandTest {
                 .without("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS", "TASK_STORE", "DATA_DIR",
                         "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
                         "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
-                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "AGENT_KIND", "TCK_STREAMING_TIMEOUT");
+                        "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "AGENT_KIND", "TCK_STREAMING_TIMEOUT",
+                        "GRPC_PORT", "GRPC_PUBLIC_ADDRESS", "A2A_BINDINGS");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
-        RunningChild agent = cleanup.register(legate(workDir, args).env(env).start());
+        return agent(legate(workDir, args).env(env)).running;
+    }
+
+    private record Started(Running running, RunningChild child) {
+    }
+
+    private Started agent(ChildCommand command) {
+        RunningChild agent = cleanup.register(command.start());
         Matcher m = agent.awaitLine(LISTENING, START_LIMIT);
-        return new Running(agent.process(), Integer.parseInt(m.group(1)));
+        return new Started(new Running(agent.process(), Integer.parseInt(m.group(1))), agent);
+    }
+
+    private static final Pattern GRPC_LINE = Pattern.compile("^gRPC: 127\\.0\\.0\\.1:(\\d+) ");
+
+    // PROTOCOL (A2A §10, §8.3.2): gRPC on a port of its own, printed at start and advertised in the card
+    // as host:port; two agents started with only PORT=0 both start, and legate client speaks gRPC to one.
+    @Test
+    void grpcIsServedOnItsOwnPortAndASecondAgentWithPortZeroStartsBeside(@TempDir Path dir) throws Exception {
+        Started first = agent(legate(dir).env(Map.of("PORT", "0", "STEP_DELAY_MS", "0", "DATA_DIR", dir.resolve("a").toString())));
+        Started second = agent(legate(dir).env(Map.of("PORT", "0", "STEP_DELAY_MS", "0", "DATA_DIR", dir.resolve("b").toString())));
+        int grpc1 = Integer.parseInt(first.child().awaitLine(GRPC_LINE, START_LIMIT).group(1));
+        int grpc2 = Integer.parseInt(second.child().awaitLine(GRPC_LINE, START_LIMIT).group(1));
+        assertThat(grpc1).isNotEqualTo(grpc2).isNotEqualTo(first.running().port());
+        assertThat(card(first.running().port()))
+                .contains("{\"url\":\"127.0.0.1:" + grpc1 + "\",\"protocolBinding\":\"GRPC\",\"protocolVersion\":\"1.0\"}");
+        ChildRun ask = ChildCommand.java(Legate.class, "client", "--binding", "GRPC", "--json", "ask", "Hello there. Bye!")
+                .in(dir).without("A2A_BINDING", "A2A_TOKEN", "A2A_API_KEY")
+                .env("AGENT_URL", "http://127.0.0.1:" + second.running().port()).run(START_LIMIT);
+        assertThat(ask.exitCode()).as(ask.output()).isZero();
+        assertThat(ask.stdout()).contains("TASK_STATE_COMPLETED").contains("Words: 3, characters: 17, sentences: 2.");
     }
 
     private static String card(int port) throws Exception {
@@ -168,7 +196,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(34);
+        assertThat(every).hasSize(36);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");

@@ -14,10 +14,10 @@ import legate.testsupport.SourceTree;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tap's four layers and the one way their dependencies point (tap/README.md, "Layers"):
+ * The tap's five layers and the one way their dependencies point (tap/README.md, "Layers"):
  * {@code http} reads and writes HTTP/1.1 and knows nothing of the tap; {@code show} knows nothing
  * of how traffic is forwarded; {@code proxy} uses the codec and, of {@code show}, only the events
- * and how listeners get them; {@code web}, the inspector page, uses {@code show} only. Read from the main sources as they are on disk.
+ * and how listeners get them; {@code grpc} shows a forwarded gRPC connection's calls on its own; {@code web}, the inspector page, uses {@code show} only. Read from the main sources as they are on disk.
  */
 class TapLayersTest {
     private static final Path SOURCES = SourceTree.root().resolve("tap/src/main/java/legate/tap");
@@ -32,7 +32,7 @@ class TapLayersTest {
     void everyClassIsInALayer() throws IOException {
         try (Stream<Path> top = Files.list(SOURCES)) {
             assertThat(top.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("http", "proxy", "show", "web");
+                    .containsExactlyInAnyOrder("http", "proxy", "show", "web", "grpc");
         }
     }
 
@@ -50,11 +50,19 @@ class TapLayersTest {
         assertThat(uses("show")).allMatch(u -> u.startsWith("show."));
     }
 
-    // Rule: the proxy uses the codec, and of show only the listener interface, never a printer or the log.
+    // Rule: the proxy uses the codec, and of show only the listener interface, never a printer or the log;
+    // of grpc only the view of a forwarded gRPC connection.
     @Test
     void theProxyUsesOnlyTheListenerInterfaceOfShow() throws IOException {
         assertThat(uses("proxy")).allMatch(u -> u.startsWith("http.") || u.startsWith("proxy.")
-                || LISTENER_INTERFACE.contains(u.substring("show.".length())));
+                || u.equals("grpc.GrpcCallView")
+                || (u.startsWith("show.") && LISTENER_INTERFACE.contains(u.substring("show.".length()))));
+    }
+
+    // Rule: what shows gRPC calls knows nothing of how they are forwarded or how HTTP/1.1 is shown.
+    @Test
+    void theGrpcViewDependsOnNoOtherLayer() throws IOException {
+        assertThat(uses("grpc")).allMatch(u -> u.startsWith("grpc."));
     }
 
     // Rule: the inspector page is one more listener: it uses what show reports and knows nothing of

@@ -3,6 +3,7 @@ package legate.a2a.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.grpc.ManagedChannel;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import legate.a2a.client.internal.GrpcTransport;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.ResumableStream;
@@ -69,6 +71,8 @@ public final class A2aClient implements AutoCloseable {
     private final Transport transport;
     private final ClientConfig config;
     private final ResumableStream streams;
+    /** The gRPC channel when the chosen interface is gRPC (closed with the client), else null. */
+    private final ManagedChannel grpc;
     private volatile boolean closed;
     private final CardVerdict verdict;
 
@@ -78,11 +82,11 @@ public final class A2aClient implements AutoCloseable {
         this.card = card;
         this.config = config;
         this.endpoint = Binding.choose(card, config.bindings());
-        URI url = interfaceUrl(endpoint, cardUrl);
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
         Map<String, String> headers = new LinkedHashMap<>(config.headers());
         headers.putAll(config.credentials().headersFor(card));
-        this.transport = transportFor(endpoint, new HttpExchange(http, headers), url);
+        this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
+        this.grpc = transport instanceof GrpcTransport g ? g.channel() : null;
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
     }
@@ -241,6 +245,9 @@ public final class A2aClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (grpc != null) {
+            grpc.shutdownNow();
+        }
         http.shutdownNow();
         try {
             http.awaitTermination(CLOSE_WAIT);
@@ -268,10 +275,12 @@ public final class A2aClient implements AutoCloseable {
      * The transport of the chosen interface's binding. ClientConfig admits only the bindings of
      * {@link Binding#IMPLEMENTED}, and each of them has its case here.
      */
-    private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, URI url) {
+    private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, Map<String, String> headers,
+                                          AgentCard card, URI cardUrl, ClientTrust trust) {
         return switch (chosen.getProtocolBinding().strip().toUpperCase(Locale.ROOT)) {
-            case "JSONRPC" -> new JsonRpcTransport(exchange, url);
-            case "HTTP+JSON" -> new RestTransport(exchange, url);
+            case "JSONRPC" -> new JsonRpcTransport(exchange, interfaceUrl(chosen, cardUrl));
+            case "HTTP+JSON" -> new RestTransport(exchange, interfaceUrl(chosen, cardUrl));
+            case "GRPC" -> GrpcChannels.transport(chosen, headers, GrpcChannels.usesTls(card, cardUrl), trust.tls());
             default -> throw new AgentCardException("this client has no transport for "
                     + Binding.describe(chosen), List.of(chosen));
         };

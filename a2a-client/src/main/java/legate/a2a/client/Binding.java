@@ -24,7 +24,7 @@ public record Binding(String protocolBinding, String protocolVersion) {
      * Bindings with a transport in this build; a config may list only these. The one place a new
      * transport registers, together with its case in {@code A2aClient}'s transport choice.
      */
-    static final Set<String> IMPLEMENTED = Set.of("JSONRPC", "HTTP+JSON");
+    static final Set<String> IMPLEMENTED = Set.of("JSONRPC", "HTTP+JSON", "GRPC");
 
     /** Every v1.0 binding this build has a transport for, in Legate's own preference: the default. */
     public static List<Binding> implemented() {

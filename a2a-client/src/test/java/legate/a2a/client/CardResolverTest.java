@@ -52,7 +52,7 @@ class CardResolverTest {
     void aCardWithNoUsableInterfaceIsAnErrorListingWhatItOffered() throws Exception {
         String card = """
                 {"name":"Elsewhere","description":"d","version":"1","supportedInterfaces":[
-                  {"url":"agent.example:443","protocolBinding":"GRPC","protocolVersion":"1.0"},
+                  {"url":"agent.example:443","protocolBinding":"GRPC","protocolVersion":"0.3"},
                   {"url":"http://agent.example/v03","protocolBinding":"JSONRPC","protocolVersion":"0.3"}],
                  "capabilities":{},"skills":[]}""";
         try (ScriptedPeer peer = new ScriptedPeer((request, out, self) -> ScriptedPeer.respond(out, 200, "application/json", card))) {
@@ -60,7 +60,7 @@ class CardResolverTest {
                     .isInstanceOfSatisfying(AgentCardException.class, e -> {
                         assertThat(e.offered()).extracting(AgentInterface::getProtocolBinding).containsExactly("GRPC", "JSONRPC");
                         assertThat(e.getMessage()).contains("JSONRPC 1.0")
-                                .contains("GRPC 1.0 at agent.example:443")
+                                .contains("GRPC 0.3 at agent.example:443")
                                 .contains("JSONRPC 0.3 at http://agent.example/v03");
                     });
         }

@@ -27,13 +27,23 @@ final class JsRevisorServer implements AutoCloseable {
     }
 
     static JsRevisorServer start(Duration stepDelay) {
-        return start("revisor-server.mjs", stepDelay);
+        return start("revisor-server.mjs", stepDelay, false);
     }
 
     /** {@code script}: revisor-server.mjs (JSON-RPC) or revisor-rest-server.mjs (HTTP+JSON first, then JSON-RPC). */
     static JsRevisorServer start(String script, Duration stepDelay) {
+        return start(script, stepDelay, false);
+    }
+
+    /** @param grpc also serve the SDK's gRPC service (@a2a-js/sdk/server/grpc), first in the card */
+    static JsRevisorServer start(Duration stepDelay, boolean grpc) {
+        return start("revisor-server.mjs", stepDelay, grpc);
+    }
+
+    private static JsRevisorServer start(String script, Duration stepDelay, boolean grpc) {
         RunningChild process = NodeScript.of(script)
-                .env("PORT", "0").env("STEP_DELAY_MS", Long.toString(stepDelay.toMillis())).start();
+                .env("PORT", "0").env("STEP_DELAY_MS", Long.toString(stepDelay.toMillis()))
+                .env("GRPC", Boolean.toString(grpc)).start();
         try {
             Matcher m = process.awaitLine(LISTENING, START_TIMEOUT);
             return new JsRevisorServer(process, Integer.parseInt(m.group(1)));

@@ -1,5 +1,6 @@
 package legate.a2a.server;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -14,6 +15,7 @@ import legate.a2a.server.card.JwksHandler;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
+import legate.a2a.server.grpc.GrpcListener;
 import legate.a2a.server.http.A2aErrorPage;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.observe.MetricsAccess;
@@ -42,7 +44,7 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * An A2A v1.0 server: the Agent Card, the JSON-RPC and HTTP+JSON bindings (and v0.3's JSON-RPC beside them) on one
- * Jetty listener, in front of
+ * Jetty listener, and the gRPC binding on a port of its own (when served: {@link ServerConfig#grpcPort()}), in front of
  * an {@link AgentExecutor}, keeping its tasks in a {@link TaskStore} it owns from then on. Create,
  * then {@link #start()}, then {@link #stop()}, which closes the store.
  *
@@ -72,6 +74,8 @@ public final class AgentServer implements AutoCloseable {
     private volatile JsonRpcHandler rpc03;
     private volatile RestHandler rest;
     private volatile RetentionSweep retention;
+    /** The gRPC binding's listener, on a port of its own; null when GRPC is not among the bindings served. */
+    private final GrpcListener grpc;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                         TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics, InstanceGroup group) {
@@ -121,6 +125,8 @@ public final class AgentServer implements AutoCloseable {
             jetty.addConnector(metricsConnector);
         }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
+        this.grpc = config.serves(ProtocolBinding.GRPC) ? new GrpcListener(config.host(), config.grpcPort(),
+                config.maxBodyBytes(), config.security().authentication(), config.edge().tls(), metrics) : null;
     }
 
     /**
@@ -178,17 +184,26 @@ public final class AgentServer implements AutoCloseable {
     public int start() throws Exception {
         connector.open();
         int port = connector.getLocalPort();
-        // Before serving: no caller may see a task WORKING that nothing will ever finish.
+        // The gRPC port is bound before the card is built, since the card names it (host:port).
+        int grpcPort = -1;
         try {
+            if (grpc != null) {
+                grpcPort = grpc.start();
+            }
+            // Before serving: no caller may see a task WORKING that nothing will ever finish.
             group.join(port, new UnsettledTasks(store, clock));
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             connector.close();
+            if (grpc != null) {
+                grpc.stop();
+            }
             throw e;
         }
         // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
         ServerSecurity security = config.security();
         ServerEdge edge = config.edge();
-        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings()));
+        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings(), grpcPort,
+                config.grpcPublicAddress()));
         AgentCard extended = security.extendedCardOver(unsigned);
         // PROTOCOL (A2A §8.4): signed last, so the signature covers the card as served, security schemes included.
         AgentCard card = edge.cardKey() == null ? unsigned : edge.cardKey().sign(unsigned);
@@ -199,6 +214,9 @@ public final class AgentServer implements AutoCloseable {
                 RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
                 telemetry.tracing());
         this.handler = h;
+        if (grpc != null) {
+            grpc.serve(h);
+        }
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
         JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
                 jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
@@ -269,6 +287,9 @@ public final class AgentServer implements AutoCloseable {
             jetty.start();
         } catch (Exception e) {
             jetty.stop();
+            if (grpc != null) {
+                grpc.stop();
+            }
             throw e;
         }
         RetentionSweep sweep = new RetentionSweep(store, clock, config.taskRetention(), jetty.getScheduler());
@@ -279,6 +300,11 @@ public final class AgentServer implements AutoCloseable {
 
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** The port of the gRPC binding's listener, or -1 when gRPC is not served. */
+    public int grpcPort() {
+        return grpc == null ? -1 : grpc.port();
     }
 
     /** The port of the separate /metrics listener (METRICS_PORT), or the A2A port when there is none. */
@@ -318,7 +344,7 @@ public final class AgentServer implements AutoCloseable {
         JsonRpcHandler r03 = rpc03;
         RestHandler h = rest;
         return (r == null ? 0 : r.openStreams()) + (r03 == null ? 0 : r03.openStreams())
-                + (h == null ? 0 : h.openStreams());
+                + (h == null ? 0 : h.openStreams()) + (grpc == null ? 0 : grpc.openStreams());
     }
 
     /**
@@ -328,6 +354,9 @@ public final class AgentServer implements AutoCloseable {
      */
     public void stop() throws Exception {
         try {
+            if (grpc != null) {
+                grpc.stop();
+            }
             jetty.stop();
         } catch (TimeoutException e) {
             // Streams still open after the stop timeout are closed by the stop itself; nothing to report.
@@ -378,6 +407,9 @@ public final class AgentServer implements AutoCloseable {
         RestHandler rh = rest;
         if (rh != null) {
             rh.endStreams();
+        }
+        if (grpc != null) {
+            grpc.endStreams();
         }
         stop();
         return ended;

@@ -32,7 +32,7 @@ public enum ProtocolBinding {
      * The bindings this build serves. PROTOCOL (A2A §8.3.2): a card must not advertise an
      * interface nobody answers, so a binding joins this set only together with its handler.
      */
-    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC, HTTP_JSON, JSONRPC_0_3);
+    public static final Set<ProtocolBinding> SERVED = EnumSet.of(JSONRPC, HTTP_JSON, GRPC, JSONRPC_0_3);
 
     private final String settingName;
     private final String protocolBinding;
@@ -122,26 +122,41 @@ public enum ProtocolBinding {
     /**
      * This binding's entry in the card, derived from the JSON-RPC interface's URL (the public URL,
      * which may be a proxy such as the tap). HTTP+JSON shares it, its paths appended without a
-     * doubled slash; v0.3 answers under {@code v0.3/} of it; gRPC is dialled as {@code host:port}.
+     * doubled slash; v0.3 answers under {@code v0.3/} of it; gRPC is dialled as {@code host:port},
+     * the public URL's host and the gRPC listener's own port.
+     *
+     * @param grpcPort the port the gRPC listener bound
      */
-    public AgentInterface interfaceAt(String jsonRpcUrl) {
+    public AgentInterface interfaceAt(String jsonRpcUrl, int grpcPort) {
         return AgentInterface.newBuilder()
-                .setUrl(urlFrom(jsonRpcUrl))
+                .setUrl(urlFrom(jsonRpcUrl, grpcPort))
                 .setProtocolBinding(protocolBinding)
                 .setProtocolVersion(protocolVersion)
                 .build();
     }
 
-    /** This binding's interface URL for a JSON-RPC interface URL (see {@link #interfaceAt}). */
+    /**
+     * This binding's interface URL for a JSON-RPC interface URL, for the bindings that share its
+     * listener (every one but gRPC, which has a port of its own: {@link #urlFrom(String, int)}).
+     */
     public String urlFrom(String jsonRpcUrl) {
+        if (this == GRPC) {
+            throw new IllegalStateException("a gRPC interface URL needs the gRPC listener's port");
+        }
+        return urlFrom(jsonRpcUrl, 0);
+    }
+
+    /** This binding's interface URL for a JSON-RPC interface URL (see {@link #interfaceAt}). */
+    public String urlFrom(String jsonRpcUrl, int grpcPort) {
         return switch (this) {
             case JSONRPC -> jsonRpcUrl;
             // PROTOCOL (A2A §11.3): REST paths are relative to the interface URL ("/message:send"
             // appended), so the URL is given without its trailing slash.
             case HTTP_JSON -> jsonRpcUrl.endsWith("/") ? jsonRpcUrl.substring(0, jsonRpcUrl.length() - 1) : jsonRpcUrl;
             case JSONRPC_0_3 -> URI.create(jsonRpcUrl.endsWith("/") ? jsonRpcUrl : jsonRpcUrl + "/").resolve("v0.3/").toString();
-            // PROTOCOL (A2A §10, v1.0.1 proto comment): a gRPC interface URL is host:port.
-            case GRPC -> URI.create(jsonRpcUrl).getRawAuthority();
+            // PROTOCOL (A2A §10, v1.0.1 proto comment): a gRPC interface URL is host:port. The host is
+            // the public URL's (an IPv6 literal keeps its brackets), the port gRPC's own listener's.
+            case GRPC -> URI.create(jsonRpcUrl).getHost() + ":" + grpcPort;
         };
     }
 }

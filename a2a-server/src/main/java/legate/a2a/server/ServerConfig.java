@@ -1,5 +1,6 @@
 package legate.a2a.server;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -19,10 +20,16 @@ import java.util.List;
  * @param edge TLS, the card signing key and CORS (null: {@link ServerEdge#PLAIN})
  * @param bindings the protocol bindings served, in the card's order of preference (null or empty:
  *                 {@link ProtocolBinding#defaults()}); one this build does not serve is refused
+ * @param grpcPort the gRPC binding's own port, on the same host (A2A §10: its interface URL is
+ *                 {@code host:port}); 0, the default, picks a free one, so that a second instance started
+ *                 with only PORT changed never clashes; the card advertises the port bound
+ * @param grpcPublicAddress the {@code host:port} the card advertises for gRPC instead of the public
+ *                 URL's host and the port bound: a proxy in front of the gRPC listener (legate tap);
+ *                 null for none
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
                            Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
-                           List<ProtocolBinding> bindings) {
+                           List<ProtocolBinding> bindings, int grpcPort, String grpcPublicAddress) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -59,6 +66,26 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
             throw new IllegalArgumentException("a binding is listed twice: " + bindings);
         }
         ProtocolBinding.requireServed(bindings);
+        if (grpcPort < 0 || grpcPort > 65535) {
+            throw new IllegalArgumentException("GRPC_PORT must be a port number (0 for any free one), got " + grpcPort);
+        }
+        if (grpcPublicAddress != null && grpcPublicAddress.isBlank()) {
+            grpcPublicAddress = null;
+        }
+        if (grpcPublicAddress != null) {
+            grpcPublicAddress = grpcPublicAddress.strip();
+            URI u = URI.create("//" + grpcPublicAddress);
+            if (u.getHost() == null || u.getPort() < 1 || !u.getRawPath().isEmpty()) {
+                throw new IllegalArgumentException("GRPC_PUBLIC_ADDRESS must be host:port (A2A §10: a gRPC interface"
+                        + " URL is host:port), got " + grpcPublicAddress);
+            }
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
+                        List<ProtocolBinding> bindings) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, 0, null);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -87,22 +114,34 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings, grpcPort, grpcPublicAddress);
     }
 
     /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
     public ServerConfig withSecurity(ServerSecurity security) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress);
     }
 
     /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
     public ServerConfig withEdge(ServerEdge edge) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress);
     }
 
     /** The same, serving {@code served} in that order of preference (empty: the defaults). */
     public ServerConfig withBindings(List<ProtocolBinding> served) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served, grpcPort, grpcPublicAddress);
+    }
+
+    /** The same, serving gRPC on {@code port} (0: any free port). */
+    public ServerConfig withGrpcPort(int port) {
+        return new ServerConfig(host, this.port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security,
+                edge, bindings, port, grpcPublicAddress);
+    }
+
+    /** The same, advertising gRPC at {@code address} ({@code host:port}; null or blank: the public URL's host, the port bound). */
+    public ServerConfig withGrpcPublicAddress(String address) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security,
+                edge, bindings, grpcPort, address);
     }
 
     /** Whether {@code binding} is among those served. */

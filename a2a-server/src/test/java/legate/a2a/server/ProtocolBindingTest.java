@@ -50,13 +50,26 @@ class ProtocolBindingTest {
     void theCardListsOneInterfacePerServedBindingInTheGivenOrder() {
         AgentCard named = LegateCards.jsonRpc("n", "d", "http://127.0.0.1:7/a2a/").build();
         List<ProtocolBinding> all = List.of(ProtocolBinding.values());
-        AgentCard card = LegateCards.withInterfaces(named, all.reversed());
+        AgentCard card = LegateCards.withInterfaces(named, all.reversed(), 9);
         assertThat(card.getSupportedInterfacesList()).extracting(AgentInterface::getProtocolBinding,
                         AgentInterface::getProtocolVersion, AgentInterface::getUrl)
                 .containsExactly(
                         tuple("JSONRPC", "0.3", "http://127.0.0.1:7/a2a/v0.3/"),
-                        tuple("GRPC", "1.0", "127.0.0.1:7"),
+                        tuple("GRPC", "1.0", "127.0.0.1:9"),
                         tuple("HTTP+JSON", "1.0", "http://127.0.0.1:7/a2a"),
                         tuple("JSONRPC", "1.0", "http://127.0.0.1:7/a2a/"));
+    }
+
+    // PROTOCOL (A2A §10): the gRPC interface is host:port; GRPC_PUBLIC_ADDRESS names a proxy in front of it instead.
+    @Test
+    void theGrpcInterfaceIsTheGrpcPortOrThePublicAddressGiven() {
+        AgentCard named = LegateCards.jsonRpc("n", "d", "http://[::1]:7/").build();
+        assertThat(LegateCards.withInterfaces(named, List.of(ProtocolBinding.GRPC), 9).getSupportedInterfaces(0).getUrl())
+                .isEqualTo("[::1]:9");
+        assertThat(LegateCards.withInterfaces(named, List.of(ProtocolBinding.GRPC), 9, "localhost:41242")
+                .getSupportedInterfaces(0).getUrl()).isEqualTo("localhost:41242");
+        assertThatThrownBy(() -> ServerConfig.loopback(0).withGrpcPublicAddress("http://localhost:41242/"))
+                .hasMessageContaining("GRPC_PUBLIC_ADDRESS must be host:port");
+        assertThatThrownBy(() -> ServerConfig.loopback(0).withGrpcPort(70000)).hasMessageContaining("GRPC_PORT");
     }
 }

@@ -78,6 +78,8 @@ public final class Doctor {
         switch (command) {
             case "agent" -> {
                 out.add(port("HOST", "PORT", "41241"));
+                // The gRPC binding's own port: any free one unless GRPC_PORT fixes it.
+                out.add(port("HOST", "GRPC_PORT", "0"));
                 out.add(store());
                 out.addAll(keyFiles());
             }
@@ -85,6 +87,7 @@ public final class Doctor {
                 out.add(node());
                 out.addAll(adapter());
                 out.add(port("HOST", "PORT", "41241"));
+                out.add(port("HOST", "GRPC_PORT", "0"));
                 out.add(store());
                 out.addAll(keyFiles());
             }

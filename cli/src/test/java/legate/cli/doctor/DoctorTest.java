@@ -54,6 +54,23 @@ class DoctorTest {
         assertThat(doctor().port("HOST", "PORT", "41241").detail()).contains("not a port number");
     }
 
+    // The gRPC binding's port: free by default (any port), a held GRPC_PORT failing with the key to change.
+    @Test
+    void theGrpcPortIsCheckedWhenItIsFixed() throws Exception {
+        assertThat(doctor().examine("agent")).anySatisfy(f -> {
+            assertThat(f.subject()).isEqualTo("port 127.0.0.1:0");
+            assertThat(f.detail()).contains("any free port");
+        });
+        try (ServerSocket held = new ServerSocket()) {
+            held.bind(new InetSocketAddress("127.0.0.1", 0));
+            config.put("GRPC_PORT", "" + held.getLocalPort());
+            assertThat(doctor().examine("agent")).anySatisfy(f -> {
+                assertThat(f.verdict()).isEqualTo(Verdict.FAIL);
+                assertThat(f.fix()).contains("GRPC_PORT");
+            });
+        }
+    }
+
     @Test
     void theStoreIsCheckedAsTheServerWouldOpenIt() {
         config.put("DATA_DIR", dir.resolve("data").toString());

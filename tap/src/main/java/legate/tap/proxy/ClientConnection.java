@@ -14,6 +14,7 @@ import legate.tap.http.Framing;
 import legate.tap.http.HeadParser;
 import legate.tap.http.HeadWriter;
 import legate.tap.http.HopByHopFields;
+import legate.tap.http.Http2Preface;
 import legate.tap.http.MalformedMessage;
 import legate.tap.http.RequestHead;
 import legate.tap.http.ResponseHead;
@@ -73,6 +74,13 @@ final class ClientConnection implements Runnable, AutoCloseable {
     @Override
     public void run() {
         try {
+            if (Http2Preface.opens(in)) {
+                // PROTOCOL (RFC 9113 §3.4): an HTTP/2 client with prior knowledge, gRPC's clear-text
+                // opening. Forwarded as it is, never parsed as HTTP/1.1; it never idles out either.
+                waitingSince = 0;
+                new Http2Tunnel(socket, tap.grpcTarget(), tap.console()).run(tap.nextExchange(), Http2Preface.takeBuffered(in));
+                return;
+            }
             while (serveOne()) {
                 // the next exchange on the same connection
             }

@@ -1,5 +1,6 @@
 package legate.tap.proxy;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Locale;
 
@@ -12,8 +13,11 @@ import java.util.Locale;
  * @param target the agent's origin ({@code http://host:port}); request paths pass through unchanged
  * @param maxRequestBytes a request body larger than this is refused with 413 before anything is forwarded
  * @param apiKeyHeader the header an API key travels in, shown masked like Authorization (null: X-API-Key)
+ * @param grpcTarget {@code host:port} of the agent's gRPC listener, where a connection that opens with
+ *     the HTTP/2 preface (a gRPC client) is passed through, forwarded only ({@link Http2Tunnel}); null: none
  */
-public record TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader) {
+public record TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader,
+                        InetSocketAddress grpcTarget) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41242;
     public static final String DEFAULT_TARGET = "http://127.0.0.1:41241";
@@ -34,7 +38,11 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
     }
 
     public TapConfig(String host, int port, URI target, int maxRequestBytes) {
-        this(host, port, target, maxRequestBytes, null);
+        this(host, port, target, maxRequestBytes, null, null);
+    }
+
+    public TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader) {
+        this(host, port, target, maxRequestBytes, apiKeyHeader, null);
     }
 
     /** Loopback, the given port and target, the default request limit. */
@@ -44,7 +52,27 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
 
     /** The same, with the API key travelling in {@code header}. */
     public TapConfig withApiKeyHeader(String header) {
-        return new TapConfig(host, port, target, maxRequestBytes, header);
+        return new TapConfig(host, port, target, maxRequestBytes, header, grpcTarget);
+    }
+
+    /**
+     * The same, passing gRPC connections through to {@code hostPort} ({@code TAP_GRPC_TARGET}, the
+     * agent's {@code gRPC:} start-up line); null or blank: none.
+     *
+     * @throws IllegalArgumentException when it is not {@code host:port}
+     */
+    public TapConfig withGrpcTarget(String hostPort) {
+        if (hostPort == null || hostPort.isBlank()) {
+            return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, null);
+        }
+        URI u = URI.create("//" + hostPort.strip());
+        if (u.getHost() == null || u.getPort() < 1 || (u.getRawPath() != null && !u.getRawPath().isEmpty())) {
+            throw new IllegalArgumentException("TAP_GRPC_TARGET must be host:port of the agent's gRPC listener"
+                    + " (its \"gRPC:\" start-up line), got " + hostPort);
+        }
+        String h = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
+        return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader,
+                InetSocketAddress.createUnresolved(h, u.getPort()));
     }
 
     /**

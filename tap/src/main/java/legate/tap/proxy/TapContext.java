@@ -1,5 +1,7 @@
 package legate.tap.proxy;
 
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,9 +15,11 @@ import legate.tap.show.ShownHeaders;
  *
  * @param listener takes each event without waiting for it to be shown ({@link ListenerThread})
  * @param headers which headers the events carry
+ * @param grpcTarget where gRPC (HTTP/2) connections are passed through, or null
+ * @param console where the tap says what it only forwards (gRPC connections)
  */
 record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, ShownHeaders headers, Clock clock,
-                  AtomicLong exchanges) {
+                  AtomicLong exchanges, InetSocketAddress grpcTarget, PrintStream console) {
     /** The number of the exchange that starts now, counting from 1 across every connection. */
     long nextExchange() {
         return exchanges.incrementAndGet();

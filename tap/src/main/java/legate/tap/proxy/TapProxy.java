@@ -1,6 +1,8 @@
 package legate.tap.proxy;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,12 +57,23 @@ public final class TapProxy implements AutoCloseable {
 
     /** @param idleTimeout how long a client connection may wait between requests before the tap closes it */
     TapProxy(TapConfig config, List<ExchangeListener> listeners, ShownHeaders headers, Clock clock, Duration idleTimeout) {
+        this(config, listeners, headers, clock, idleTimeout, System.out);
+    }
+
+    /** @param console where the tap says what it only forwards (a gRPC connection) */
+    TapProxy(TapConfig config, List<ExchangeListener> listeners, ShownHeaders headers, Clock clock, Duration idleTimeout,
+             PrintStream console) {
         this.config = config;
         this.idleTimeout = idleTimeout;
         this.dialer = new UpstreamDialer(config.target(), CONNECT_TIMEOUT);
         this.listeners = new ListenerThread(listeners);
         this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners,
-                headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong());
+                headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong(), resolved(config.grpcTarget()),
+                console);
+    }
+
+    private static InetSocketAddress resolved(InetSocketAddress grpc) {
+        return grpc == null ? null : new InetSocketAddress(grpc.getHostString(), grpc.getPort());
     }
 
     /** Binds, starts forwarding, and returns the port. */

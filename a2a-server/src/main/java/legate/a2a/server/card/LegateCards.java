@@ -36,8 +36,19 @@ public final class LegateCards {
      * the card's JSON-RPC 1.0 interface (the public URL the agent named; the first interface when it
      * named none). PROTOCOL (A2A §8.3.2): supportedInterfaces is ordered by preference and clients
      * dial the first they speak, so the order is the operator's (A2A_BINDINGS).
+     *
+     * @param grpcPort the port the gRPC listener bound (used when {@code served} names gRPC)
      */
-    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served) {
+    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served, int grpcPort) {
+        return withInterfaces(card, served, grpcPort, null);
+    }
+
+    /**
+     * The same, advertising gRPC at {@code grpcPublicAddress} ({@code host:port} of a proxy in front of
+     * the gRPC listener) when it is not null.
+     */
+    public static AgentCard withInterfaces(AgentCard card, List<ProtocolBinding> served, int grpcPort,
+                                           String grpcPublicAddress) {
         if (card.getSupportedInterfacesCount() == 0) {
             return card;
         }
@@ -47,7 +58,9 @@ public final class LegateCards {
                 .findFirst().orElse(card.getSupportedInterfaces(0)).getUrl();
         AgentCard.Builder b = card.toBuilder().clearSupportedInterfaces();
         for (ProtocolBinding binding : served) {
-            b.addSupportedInterfaces(binding.interfaceAt(base));
+            AgentInterface i = binding.interfaceAt(base, grpcPort);
+            b.addSupportedInterfaces(binding == ProtocolBinding.GRPC && grpcPublicAddress != null
+                    ? i.toBuilder().setUrl(grpcPublicAddress).build() : i);
         }
         return b.build();
     }

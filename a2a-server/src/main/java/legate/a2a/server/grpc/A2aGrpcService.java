@@ -1,0 +1,226 @@
+package legate.a2a.server.grpc;
+
+import com.google.protobuf.Empty;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
+import legate.a2a.model.grpc.GrpcErrorMapping;
+import legate.a2a.model.grpc.GrpcMetadata;
+import legate.a2a.server.Principal;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.task.RequestHandler;
+import legate.a2a.server.task.RunsElsewhere;
+import legate.a2a.server.task.ServerStopping;
+import legate.a2a.server.task.Subscription;
+import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetExtendedAgentCardRequest;
+import lf.a2a.v1.GetTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsResponse;
+import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.ListTasksResponse;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.SendMessageResponse;
+import lf.a2a.v1.StreamResponse;
+import lf.a2a.v1.SubscribeToTaskRequest;
+import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskPushNotificationConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code lf.a2a.v1.A2AService} (A2A §10) on the {@link RequestHandler}: the method table of the
+ * gRPC binding, each rpc one call of the handler as the principal {@link CallerInterceptor}
+ * authenticated, its result the response message as it is (gRPC carries the proto itself, so
+ * nothing is translated). An {@link A2aException} ends the call with the status
+ * {@link GrpcErrorMapping} names; nothing else reaches the caller but INTERNAL.
+ *
+ * <p>A method the service does not have (another service, an unknown name) is answered
+ * UNIMPLEMENTED by grpc-java itself, before anything here runs.
+ */
+final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(A2aGrpcService.class);
+
+    private final GrpcCallCounter counter;
+    private final Set<GrpcEventStream> open = ConcurrentHashMap.newKeySet();
+    // Set once the card (which names this listener's port) and the handler over it exist.
+    private volatile RequestHandler handler;
+
+    A2aGrpcService(GrpcCallCounter counter) {
+        this.counter = counter;
+    }
+
+    void serve(RequestHandler h) {
+        this.handler = h;
+    }
+
+    @Override
+    public void sendMessage(SendMessageRequest request, StreamObserver<SendMessageResponse> response) {
+        unary("SendMessage", response, () -> h().sendMessage(request, caller()));
+    }
+
+    @Override
+    public void sendStreamingMessage(SendMessageRequest request, StreamObserver<StreamResponse> response) {
+        stream("SendStreamingMessage", response, () -> h().sendStreamingMessage(request, caller()));
+    }
+
+    @Override
+    public void getTask(GetTaskRequest request, StreamObserver<Task> response) {
+        unary("GetTask", response, () -> h().getTask(request, caller()));
+    }
+
+    @Override
+    public void listTasks(ListTasksRequest request, StreamObserver<ListTasksResponse> response) {
+        unary("ListTasks", response, () -> h().listTasks(request, caller()));
+    }
+
+    @Override
+    public void cancelTask(CancelTaskRequest request, StreamObserver<Task> response) {
+        unary("CancelTask", response, () -> h().cancelTask(request, caller()));
+    }
+
+    /** The resumable-streams extension: {@code last-event-id} metadata resumes after that event, as SSE's header does. */
+    @Override
+    public void subscribeToTask(SubscribeToTaskRequest request, StreamObserver<StreamResponse> response) {
+        String lastEventId = CallerInterceptor.HEADERS.get().get(GrpcMetadata.LAST_EVENT_ID);
+        stream("SubscribeToTask", response, () -> h().subscribeToTask(request, lastEventId, caller()));
+    }
+
+    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
+    @Override
+    public void createTaskPushNotificationConfig(TaskPushNotificationConfig request,
+                                                 StreamObserver<TaskPushNotificationConfig> response) {
+        unary("CreateTaskPushNotificationConfig", response, () -> {
+            throw h().pushNotSupported();
+        });
+    }
+
+    @Override
+    public void getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest request,
+                                              StreamObserver<TaskPushNotificationConfig> response) {
+        unary("GetTaskPushNotificationConfig", response, () -> {
+            throw h().pushNotSupported();
+        });
+    }
+
+    @Override
+    public void listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest request,
+                                                StreamObserver<ListTaskPushNotificationConfigsResponse> response) {
+        unary("ListTaskPushNotificationConfigs", response, () -> {
+            throw h().pushNotSupported();
+        });
+    }
+
+    @Override
+    public void deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest request,
+                                                 StreamObserver<Empty> response) {
+        unary("DeleteTaskPushNotificationConfig", response, () -> {
+            throw h().pushNotSupported();
+        });
+    }
+
+    @Override
+    public void getExtendedAgentCard(GetExtendedAgentCardRequest request, StreamObserver<AgentCard> response) {
+        unary("GetExtendedAgentCard", response, () -> h().extendedAgentCard());
+    }
+
+    /** The streams being written now. */
+    int openStreams() {
+        return open.size();
+    }
+
+    /** Ends every open stream cleanly, after the events already sent: the server is stopping. */
+    void endStreams() {
+        for (GrpcEventStream s : Set.copyOf(open)) {
+            s.end();
+        }
+    }
+
+    /** The handler; a call that comes between the bind and the card (nobody knows the port yet) is told to retry. */
+    private RequestHandler h() {
+        RequestHandler h = handler;
+        if (h == null) {
+            throw GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE,
+                    "the agent is starting; call again in a moment", Map.of());
+        }
+        return h;
+    }
+
+    private static Principal caller() {
+        return CallerInterceptor.CALLER.get();
+    }
+
+    private <T> void unary(String method, StreamObserver<T> response, Supplier<T> call) {
+        long start = System.nanoTime();
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException e) {
+            response.onError(failure(method, e, start));
+            return;
+        }
+        // Counted before the answer leaves: a scrape that follows the answer sees it.
+        counter.count(method, ServerMetrics.OK, start);
+        response.onNext(result);
+        response.onCompleted();
+    }
+
+    private void stream(String method, StreamObserver<StreamResponse> response, Supplier<Subscription> open) {
+        long start = System.nanoTime();
+        Subscription subscription;
+        try {
+            subscription = open.get();
+        } catch (RuntimeException e) {
+            response.onError(failure(method, e, start));
+            return;
+        }
+        counter.count(method, ServerMetrics.OK, start);
+        new GrpcEventStream((ServerCallStreamObserver<StreamResponse>) response, subscription,
+                A2aGrpcService::status, this.open).start();
+    }
+
+    private RuntimeException failure(String method, RuntimeException e, long start) {
+        if (e instanceof StatusRuntimeException status) {
+            counter.count(method, A2aError.INTERNAL.code(), start);
+            return status;
+        }
+        if (e instanceof A2aException a2a) {
+            counter.count(method, a2a.error().code(), start);
+            LOG.info("refused a gRPC {}: {} {}", method, a2a.error().code(), a2a.getMessage());
+            return status(a2a);
+        }
+        if (e instanceof RunsElsewhere elsewhere) {
+            // The JSON-RPC binding forwards such a request to the instance that runs the conversation;
+            // the gRPC binding has no forwarding yet, so the caller is told to try again (the lease may move).
+            counter.count(method, A2aError.INTERNAL.code(), start);
+            return GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE,
+                    "this conversation runs on another instance of the agent (" + elsewhere.instanceUrl()
+                            + "), which the gRPC binding does not forward to; call that instance", Map.of());
+        }
+        LOG.error("internal error answering gRPC {}", method, e);
+        counter.count(method, A2aError.INTERNAL.code(), start);
+        return GrpcErrorMapping.exception(A2aError.INTERNAL, "Internal error");
+    }
+
+    /**
+     * An A2A error as its gRPC status. A server that is draining answers UNAVAILABLE, the code gRPC
+     * clients and balancers take as "try again, elsewhere", as the JSON-RPC binding answers 503.
+     */
+    private static RuntimeException status(A2aException e) {
+        if (e instanceof ServerStopping) {
+            return GrpcErrorMapping.exception(e.error(), Status.Code.UNAVAILABLE, e.getMessage(), Map.of());
+        }
+        return GrpcErrorMapping.exception(e.error(), e.getMessage());
+    }
+}

@@ -1,0 +1,112 @@
+package legate.a2a.server.grpc;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.edge.TlsIdentity;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.task.RequestHandler;
+
+/**
+ * The gRPC binding's listener (A2A §10): grpc-java on Netty serving {@code lf.a2a.v1.A2AService} on
+ * its own port, HTTP/2 in clear text or, with the server's TLS identity, over TLS (ALPN h2). Every
+ * call runs on a virtual thread, since a blocking SendMessage waits for its turn to end.
+ *
+ * <p>It serves the same {@link RequestHandler} as the HTTP listener, so a task created over gRPC is
+ * read, cancelled and subscribed to over JSON-RPC alike.
+ */
+public final class GrpcListener {
+    private final Server server;
+    private final A2aGrpcService service;
+    private final ExecutorService calls;
+    private final String host;
+    private final int requestedPort;
+
+    /**
+     * @param port 0 for any free port ({@link #start()} returns the one bound)
+     * @param maxMessageBytes the largest request message accepted (MAX_BODY_BYTES, as for JSON-RPC);
+     *     a larger one is refused RESOURCE_EXHAUSTED by grpc-java before it is parsed
+     * @param tls the server's TLS identity, or null for clear text (h2c)
+     */
+    public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
+                        TlsIdentity tls, ServerMetrics metrics) {
+        this.host = host;
+        this.requestedPort = port;
+        GrpcCallCounter counter = new GrpcCallCounter(metrics);
+        this.service = new A2aGrpcService(counter);
+        this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-grpc-", 0).factory());
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+                .executor(calls)
+                .maxInboundMessageSize(maxMessageBytes)
+                .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter)));
+        if (tls != null) {
+            builder.sslContext(sslContext(tls));
+        }
+        this.server = builder.build();
+        metrics.watchOpenStreams(GrpcCallCounter.BINDING, service::openStreams);
+    }
+
+    /**
+     * Binds and starts listening; the port bound. Calls are answered UNAVAILABLE until
+     * {@link #serve}: the card, which names this port, is built in between.
+     */
+    public int start() throws IOException {
+        try {
+            server.start();
+        } catch (IOException e) {
+            // Netty's own message names no port; a clash of GRPC_PORT must say which listener failed.
+            throw new IOException("the gRPC listener cannot bind " + host + ":" + requestedPort + " (GRPC_PORT): "
+                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
+        }
+        return port();
+    }
+
+    /** From now on every call is answered by {@code handler}. */
+    public void serve(RequestHandler handler) {
+        service.serve(handler);
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    /** The gRPC streams being written now. */
+    public int openStreams() {
+        return service.openStreams();
+    }
+
+    /** Ends every open stream cleanly (the server is draining; new turns are refused by the handler). */
+    public void endStreams() {
+        service.endStreams();
+    }
+
+    /** Stops listening and ends the calls still open. Safe to call more than once. */
+    public void stop() throws InterruptedException {
+        server.shutdown();
+        if (!server.awaitTermination(1, TimeUnit.SECONDS)) {
+            server.shutdownNow();
+            server.awaitTermination(1, TimeUnit.SECONDS);
+        }
+        calls.shutdownNow();
+    }
+
+    private static SslContext sslContext(TlsIdentity tls) {
+        try {
+            return GrpcSslContexts.configure(SslContextBuilder.forServer(tls.key(),
+                    tls.chain().toArray(X509Certificate[]::new))).build();
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("the TLS identity cannot serve gRPC: " + e.getMessage(), e);
+        }
+    }
+}
