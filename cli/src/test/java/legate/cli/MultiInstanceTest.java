@@ -39,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * instance cancels it where it runs; a conversation's replies and next tasks run where the
  * conversation lives, whichever instance they reach; and a {@code kill -9} of an instance mid-turn
  * ends its task FAILED "instance lost" once its lease expires, after which the conversation goes on
- * elsewhere. Consecutive requests through the proxy always reach different instances.
+ * elsewhere. A subscriber on one instance to a task parked on another follows the turn its reply
+ * starts there to the terminal event (A2A §3.1.6). Consecutive requests through the proxy always
+ * reach different instances.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiInstanceTest {
@@ -141,6 +143,29 @@ class MultiInstanceTest {
 
     @Test
     @Order(3)
+    void aSubscriberOnAnotherInstanceFollowsAParkedTaskThroughTheTurnItsReplyStartsToCompleted() throws Exception {
+        TaskIds task = ids(call(proxy.url(), "SendMessage", message("", null, null, false)));
+        int home = proxy.lastBackend();
+        int watcher = (home + 1) % 3;
+        BlockingQueue<Object> frames = open(urls.get(watcher), "SubscribeToTask", "{\"id\":\"" + task.task() + "\"}", null);
+
+        // The reply reaches the watcher, which forwards it home, where the conversation lives.
+        String answered = call(urls.get(watcher), "SendMessage", message("Two words.", task.task(), null, false));
+        assertThat(answered).contains("TASK_STATE_COMPLETED");
+
+        // PROTOCOL (A2A §3.1.6): the parked task's snapshot, then the reply's turn as home commits it,
+        // up to the terminal event, where the stream ends.
+        List<Frame> seen = drain(frames);
+        assertThat(seen.get(0).data()).contains("\"result\":{\"task\":").contains("TASK_STATE_INPUT_REQUIRED");
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(seen.get(i).id()).as("frame %d of %s", i, seen).isEqualTo(seen.get(i - 1).id() + 1);
+        }
+        assertThat(seen).anySatisfy(f -> assertThat(f.data()).contains("Words: 2"));
+        assertThat(seen.get(seen.size() - 1).data()).contains("TASK_STATE_COMPLETED");
+    }
+
+    @Test
+    @Order(4)
     void aConversationRunsWhereItLivesWhicheverInstanceItsRepliesAndNextTasksReach() throws Exception {
         String asked = call(proxy.url(), "SendMessage", message("", null, null, false));
         int home = proxy.lastBackend();
@@ -164,7 +189,7 @@ class MultiInstanceTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aKilledInstancesRunningTaskFailsAsInstanceLostAndItsConversationGoesOnWhereTheNextTaskArrives() throws Exception {
         TaskIds task = ids(call(proxy.url(), "SendMessage", message("Counting is slow today.", null, null, true)));
         int lost = proxy.lastBackend();

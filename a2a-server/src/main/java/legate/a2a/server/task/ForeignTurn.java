@@ -1,14 +1,15 @@
 package legate.a2a.server.task;
 
-import lf.a2a.v1.StreamResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A turn that runs on another instance of the agent, followed here through the shared store: one
- * subscriber on this instance gets the task's events as that instance commits them, each with its
- * sequence number, and the stream closes where the other instance's own streams close (the
- * turn's end in the log, read as {@link Replay} reads it).
+ * A turn that runs on another instance of the agent, resumed here through the shared store: one
+ * SubscribeToTask with {@code Last-Event-ID} on this instance gets the task's events after that id
+ * as the other instance commits them, each with its sequence number, and the stream closes where
+ * the stream it resumes would have closed (the turn's end in the log, read as {@link Replay} reads
+ * it). A SubscribeToTask without the header follows the task to its terminal state instead, the
+ * same way ({@link TaskFollower}).
  *
  * <p>The store's notifications ({@link InstanceGroup#watch}) only say "there is more"; the events
  * themselves are read from the log after the last one delivered. That read runs under this
@@ -31,17 +32,6 @@ final class ForeignTurn {
         this.taskId = taskId;
         this.lastSeq = after;
         this.subscription = new Subscription(gone -> stop());
-    }
-
-    /**
-     * SubscribeToTask without Last-Event-ID. PROTOCOL (A2A §3.1.6): the task first, then its live
-     * events.
-     */
-    static Subscription withSnapshot(TaskStore store, InstanceGroup group, StoredTask stored) {
-        ForeignTurn f = new ForeignTurn(store, stored.task().getId(), stored.lastSeq());
-        f.subscription.offer(StreamResponse.newBuilder().setTask(stored.task()).build(), stored.lastSeq());
-        f.start(group);
-        return f.subscription;
     }
 
     /** SubscribeToTask with Last-Event-ID: the logged events after {@code after}, then the live ones. */

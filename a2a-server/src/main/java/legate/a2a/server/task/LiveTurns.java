@@ -15,10 +15,14 @@ import java.util.function.Supplier;
  * <p>The lock is held across the store read and the decision, never inside a map's compute: the
  * maps' own atomic updates only count holders. A lock exists only while someone holds or waits for
  * it, so a server that has seen a million tasks keeps no lock for them.
+ *
+ * <p>The SubscribeToTask streams that outlive a turn ({@link Followers}) are kept here too: every
+ * turn hands its events to them, and they end when the server stops.
  */
 final class LiveTurns {
     private final Map<String, TaskRun> running = new ConcurrentHashMap<>();
     private final Map<String, TaskLock> locks = new ConcurrentHashMap<>();
+    private final Followers followers = new Followers();
     private volatile boolean closed;
     private volatile boolean draining;
     /** Notified when the last running turn retires, for {@link #awaitIdle}. */
@@ -29,24 +33,37 @@ final class LiveTurns {
         return running.get(taskId);
     }
 
+    /** The streams that follow tasks across their turns. */
+    Followers followers() {
+        return followers;
+    }
+
     void started(TaskRun run) {
+        run.followedBy(followers);
         running.put(run.taskId(), run);
         if (closed) {
             run.abandon();
         }
     }
 
-    /** Abandons every running turn, and every one started from now on: the server is stopping. */
+    /**
+     * Abandons every running turn, and every one started from now on, and ends every stream that
+     * follows a task: the server is stopping.
+     */
     void close() {
         closed = true;
         for (TaskRun run : running.values()) {
             run.abandon();
         }
+        followers.close();
     }
 
-    /** Running or retiring turns plus task locks in use: zero once every turn has retired and no call waits on a task. */
+    /**
+     * Running or retiring turns, task locks in use and streams following a task: zero once every
+     * turn has retired, no call waits on a task and no subscriber waits for one.
+     */
     int held() {
-        return running.size() + locks.size();
+        return running.size() + locks.size() + followers.count();
     }
 
     void retired(TaskRun run) {

@@ -11,8 +11,11 @@ import lf.a2a.v1.TaskState;
  * (its {@code Last-Event-ID}), up to where the stream it resumes would have closed, and whether it
  * closes there.
  *
- * <p>A stream closes after a terminal or INPUT_REQUIRED event (see {@link TaskRun#publish}), so a
- * replay stops after the first one. One thing the log does not say outright is where a turn
+ * <p>The stream resumed is a turn's (SendStreamingMessage's, or an earlier resumed one): it closes
+ * after a terminal or INPUT_REQUIRED event (see {@link TaskRun#publish}), so a replay stops after
+ * the first one. (A SubscribeToTask without Last-Event-ID follows the task past them, see
+ * {@link TaskFollower}; once cut and resumed, it ends as a turn's stream does, which is where
+ * Legate's clients stop reading anyway.) One thing the log does not say outright is where a turn
  * begins: a continuation's first event is the Task restating the interrupted state it was parked
  * in, which closes nothing. It is recognised by following an event that left the task
  * interrupted. When that earlier event was itself replayed, the turn being resumed ended before the

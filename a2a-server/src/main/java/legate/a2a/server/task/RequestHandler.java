@@ -159,7 +159,7 @@ public final class RequestHandler implements AutoCloseable {
         return cancelling.cancel(request, caller.owner());
     }
 
-    /** SubscribeToTask as the spec has it: the task's snapshot, then the live events of its turn. */
+    /** SubscribeToTask as the spec has it: the task's snapshot, then its events up to the terminal one. */
     public Subscription subscribeToTask(SubscribeToTaskRequest request) {
         return subscribeToTask(request, null);
     }

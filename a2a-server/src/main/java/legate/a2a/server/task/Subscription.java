@@ -28,7 +28,12 @@ public final class Subscription {
         record Event(StreamResponse event, long seq) implements Signal {
         }
 
-        /** The stream is over: the task reached a terminal or interrupted state, or the turn ended. */
+        /**
+         * The stream is over: the turn it carries ended (SendStreamingMessage, or a stream resumed
+         * with Last-Event-ID: a terminal or INPUT_REQUIRED event, or the turn's end), the task it
+         * follows reached a terminal state (SubscribeToTask without Last-Event-ID), or the server
+         * stops.
+         */
         record End() implements Signal {
         }
 
@@ -53,8 +58,9 @@ public final class Subscription {
     }
 
     /**
-     * A stream of one snapshot that is already over. PEER (@a2a-js/sdk 1.2.0): subscribing to a task
-     * with no turn running sends the task and closes.
+     * A stream of one snapshot that is already over: a stream resumed with a Last-Event-ID past the
+     * log of a task that has no turn running (events lost in a crash, or an id never sent) learns
+     * where the task stands and ends, as the stream it resumes ended with its turn.
      */
     static Subscription snapshotOnly(StoredTask task) {
         Subscription s = closed();

@@ -74,7 +74,10 @@ final class TaskCancelling {
                         + TaskStates.label(stored.getStatus().getState()) + " and cannot be canceled");
             }
             // No turn is running (or the last one is over): nobody else will publish for the task.
-            store.append(new ParkedTask(storedTask).canceled(clock.instant()), true);
+            TaskEvent canceled = new ParkedTask(storedTask).canceled(clock.instant());
+            store.append(canceled, true);
+            // PROTOCOL (A2A §3.1.6): a SubscribeToTask stream of the parked task ends with its terminal event.
+            live.followers().published(id, canceled.event(), canceled.seq());
             return null;
         });
         if (running == null) {

@@ -47,6 +47,8 @@ final class TaskRun implements EventSink {
     private final Clock clock;
     private final boolean newTask;
     private final List<Subscription> subscribers = new CopyOnWriteArrayList<>();
+    /** The SubscribeToTask streams that follow the task beyond this turn; null until the turn is live. */
+    private Followers followers;
 
     /** Completes with the first event; fails when the turn ends without one. */
     final CompletableFuture<StreamResponse> firstEvent = new CompletableFuture<>();
@@ -113,6 +115,11 @@ final class TaskRun implements EventSink {
         this.store = store;
         this.clock = clock;
         this.newTask = newTask;
+    }
+
+    /** Set once the turn is live ({@link LiveTurns#started}), before it publishes anything. */
+    synchronized void followedBy(Followers f) {
+        followers = f;
     }
 
     @Override
@@ -265,6 +272,10 @@ final class TaskRun implements EventSink {
         for (Subscription s : subscribers) {
             s.offer(applied, seq);
         }
+        if (followers != null && !applied.hasMessage()) {
+            // Under this lock too, so every follower gets the task's events in order, this turn's included.
+            followers.published(taskId, applied, seq);
+        }
         firstEvent.complete(applied);
         if (applied.hasMessage()) {
             turnEnded.complete(applied);
@@ -281,8 +292,10 @@ final class TaskRun implements EventSink {
         if (TaskStates.isTerminal(state)) {
             settled.complete(null);
         }
-        // PEER (@a2a-js/sdk 1.2.0): a stream closes after a terminal or INPUT_REQUIRED update and
-        // stays open across AUTH_REQUIRED (A2A §7.6.1: credentials may arrive out of band).
+        // PEER (@a2a-js/sdk 1.2.0): a turn's stream (SendStreamingMessage, or one resumed with
+        // Last-Event-ID) closes after a terminal or INPUT_REQUIRED update and stays open across
+        // AUTH_REQUIRED (A2A §7.6.1: credentials may arrive out of band). A SubscribeToTask without
+        // Last-Event-ID is no turn's stream: it follows the task to its terminal state (TaskFollower).
         if (TaskStates.isTerminal(state) || state == TaskState.TASK_STATE_INPUT_REQUIRED) {
             endSubscribers();
         }
@@ -467,18 +480,15 @@ final class TaskRun implements EventSink {
     }
 
     /**
-     * Adds a subscriber that first receives the current task snapshot (SubscribeToTask), with the
-     * sequence number of the latest event it reflects.
+     * Adds a subscriber to this turn's streams that first receives the current task snapshot, with
+     * the sequence number of the latest event it reflects: a resumed stream whose Last-Event-ID is
+     * past the log. It ends where this turn's streams end, as the stream it resumes would have.
+     * Called under this run's lock while its streams are open ({@link #resumeAfter}).
      */
-    synchronized Subscription subscribeWithSnapshot() {
+    private Subscription subscribeWithSnapshot() {
         Subscription s = subscribe();
         if (current != null) {
             s.offer(StreamResponse.newBuilder().setTask(current).build(), lastSeq);
-        }
-        // PEER (@a2a-js/sdk 1.2.0): a task already parked for input gets its snapshot and the stream closes.
-        if (streamsEnded) {
-            s.end();
-            subscribers.remove(s);
         }
         return s;
     }

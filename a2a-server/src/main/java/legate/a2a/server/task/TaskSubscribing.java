@@ -7,9 +7,11 @@ import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 
 /**
- * SubscribeToTask (A2A §3.1.6): a stream that starts with a snapshot of the task and goes on with
- * the events of its running turn; or, with a {@code Last-Event-ID} (Legate's resumable-streams
- * extension, README "Tasks that last"), a stream that picks up where a cut one left off.
+ * SubscribeToTask (A2A §3.1.6): a stream that starts with a snapshot of the task and follows it,
+ * across interrupted states and the turns the replies start, to its terminal state
+ * ({@link TaskFollower}); or, with a {@code Last-Event-ID} (Legate's resumable-streams extension,
+ * README "Tasks that last"), a stream that picks up where a cut one left off and ends where it
+ * would have ended: at the end of that turn.
  */
 final class TaskSubscribing {
     private static final int MAX_ECHOED = 32;
@@ -39,15 +41,11 @@ final class TaskSubscribing {
             throw A2aError.UNSUPPORTED_OPERATION.exception("Task " + task.getId() + " is "
                     + TaskStates.label(task.getStatus().getState()) + "; there is nothing left to stream");
         }
-        TaskRun run = live.get(task.getId());
-        if (run != null) {
-            // PROTOCOL (A2A §3.1.6): the first event is a snapshot of the task, then the live events.
-            return run.subscribeWithSnapshot();
-        }
-        if (runsOnAnotherInstance(task)) {
-            return ForeignTurn.withSnapshot(store, group, stored);
-        }
-        return Subscription.snapshotOnly(stored);
+        // PROTOCOL (A2A §3.1.6): the first event is a snapshot of the task, then its events as they
+        // come, wherever its turns run, and the stream "MUST terminate when the task reaches a
+        // terminal state", not before: a parked task's stream waits for the reply's turn. PEER
+        // (@a2a-js/sdk 1.2.0) closes after the snapshot instead (docs/peers.md §3).
+        return TaskFollower.follow(store, live.followers(), group, stored);
     }
 
     /**

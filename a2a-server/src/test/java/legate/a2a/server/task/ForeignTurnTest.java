@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
  * SubscribeToTask of a task whose turn runs on another instance (README "Several instances on one
  * PostgreSQL"), without a database: the other instance's appends go straight into the shared store
  * and the test announces them as the store's notifications would. The stream shows the snapshot,
- * then each announced event once with its number, and closes where the runner's own streams close
- * (a terminal or INPUT_REQUIRED event), giving up its watch; a resumed one starts after its
- * Last-Event-ID; a reader that goes away gives its watch up too.
+ * then each announced event once with its number, across INPUT_REQUIRED and the next turn, and
+ * closes at the terminal event (A2A §3.1.6), giving up its watch; a resumed one starts after its
+ * Last-Event-ID and closes where the runner's own streams close; a reader that goes away gives its
+ * watch up too.
  */
 class ForeignTurnTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -102,7 +103,8 @@ class ForeignTurnTest {
     }
 
     @Test
-    void aFollowerGetsTheSnapshotThenEachAnnouncedEventOnceAndClosesWhereTheRunnersStreamsClose() throws Exception {
+    void aFollowerGetsTheSnapshotThenEachAnnouncedEventOnceAcrossTheQuestionAndClosesAtTheTerminalState()
+            throws Exception {
         appendedElsewhere(1, TaskState.TASK_STATE_WORKING);
         Subscription s = handler.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId("t").build());
         Subscription.Signal.Event snapshot = event(s);
@@ -121,7 +123,35 @@ class ForeignTurnTest {
         Subscription.Signal.Event asked = event(s);
         assertThat(asked.seq()).isEqualTo(3);
         assertThat(state(asked)).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
-        // PEER (@a2a-js/sdk 1.2.0): a stream closes after INPUT_REQUIRED; nothing is read for it any more.
+        // PROTOCOL (A2A §3.1.6): still open, watching: the reply's turn runs on the other instance.
+        assertThat(group.watchers.get("t")).hasSize(1);
+
+        appendedElsewhere(4, TaskState.TASK_STATE_WORKING);
+        appendedElsewhere(5, TaskState.TASK_STATE_COMPLETED);
+        group.announce("t");
+        assertThat(event(s).seq()).isEqualTo(4);
+        Subscription.Signal.Event completed = event(s);
+        assertThat(completed.seq()).isEqualTo(5);
+        assertThat(state(completed)).isEqualTo(TaskState.TASK_STATE_COMPLETED);
+        assertThat(s.poll(WAIT)).isInstanceOf(Subscription.Signal.End.class);
+        assertThat(group.watchers.get("t")).isEmpty();
+    }
+
+    @Test
+    void aParkedTaskIsFollowedIntoTheTurnItsReplyStartsOnTheOtherInstance() throws Exception {
+        appendedElsewhere(1, TaskState.TASK_STATE_WORKING);
+        appendedElsewhere(2, TaskState.TASK_STATE_INPUT_REQUIRED);
+        Subscription s = handler.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId("t").build());
+        Subscription.Signal.Event snapshot = event(s);
+        assertThat(snapshot.event().hasTask()).isTrue();
+        assertThat(snapshot.seq()).isEqualTo(2);
+
+        // The reply reached the other instance (here, or forwarded there): its turn's events, then the end.
+        appendedElsewhere(3, TaskState.TASK_STATE_WORKING);
+        appendedElsewhere(4, TaskState.TASK_STATE_FAILED);
+        group.announce("t");
+        assertThat(event(s).seq()).isEqualTo(3);
+        assertThat(state(event(s))).isEqualTo(TaskState.TASK_STATE_FAILED);
         assertThat(s.poll(WAIT)).isInstanceOf(Subscription.Signal.End.class);
         assertThat(group.watchers.get("t")).isEmpty();
     }

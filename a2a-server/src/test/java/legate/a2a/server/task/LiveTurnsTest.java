@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.CancelTaskRequest;
@@ -98,9 +99,13 @@ class LiveTurnsTest {
         RequestHandler h = handler(new InMemoryTaskStore());
         record(h.sendStreamingMessage(send("streamed", ""))).awaitEnd();
         Task parked = h.sendMessage(send("", "")).getTask();
-        record(h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build())).awaitEnd();
+        // A SubscribeToTask follows the parked task to its end (A2A §3.1.6); one resumed ends with its turn.
+        StreamRecorder followed = record(h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build()));
         record(h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build(), "1")).awaitEnd();
+        // One that goes away before the task ends leaves nothing behind either.
+        h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(parked.getId()).build()).cancel();
         h.sendMessage(send("the reply", parked.getId()));
+        followed.awaitEnd();
         Task another = h.sendMessage(send("", "")).getTask();
         h.cancelTask(CancelTaskRequest.newBuilder().setId(another.getId()).build());
         awaitNothingHeld(h);

@@ -25,6 +25,7 @@ import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.Role;
 import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.SubscribeToTaskRequest;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.AfterEach;
@@ -118,6 +119,21 @@ class QuestionInTurnTest {
         assertThat(r.kinds()).first().asString().startsWith("task");
         assertThat(r.states()).containsExactly(TaskState.TASK_STATE_WORKING,
                 TaskState.TASK_STATE_INPUT_REQUIRED);
+    }
+
+    @Test
+    void aSubscriptionOpenedAtTheFirstQuestionFollowsTheExecutionThroughBothAnswersToCompleted() throws Exception {
+        RequestHandler h = handler(Duration.ofSeconds(20));
+        Task asked = h.sendMessage(send("go", "")).getTask();
+        Subscription s = h.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build());
+        assertThat(Frames.of(s, 1)).containsExactly("2 task:INPUT_REQUIRED");
+
+        h.sendMessage(send("yes", asked.getId()));
+        h.sendMessage(send("no", asked.getId()));
+
+        // PROTOCOL (A2A §3.1.6): one stream across both questions and the turns they were answered in.
+        assertThat(Frames.toTheEnd(s)).containsExactly("3 task:INPUT_REQUIRED", "4 status:WORKING",
+                "5 status:INPUT_REQUIRED", "6 task:INPUT_REQUIRED", "7 status:WORKING", "8 status:COMPLETED");
     }
 
     @Test
