@@ -2,6 +2,7 @@ package legate.a2a.server;
 
 import java.time.Duration;
 import java.util.List;
+import legate.a2a.server.push.PushSettings;
 
 /**
  * How an {@link AgentServer} listens, and how long it keeps finished tasks.
@@ -19,10 +20,12 @@ import java.util.List;
  * @param edge TLS, the card signing key and CORS (null: {@link ServerEdge#PLAIN})
  * @param bindings the protocol bindings served, in the card's order of preference (null or empty:
  *                 {@link ProtocolBinding#defaults()}); one this build does not serve is refused
+ * @param push how push notifications are sent: allowed hosts, retries, the signing key (null:
+ *             {@link PushSettings#DEFAULT})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
                            Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
-                           List<ProtocolBinding> bindings) {
+                           List<ProtocolBinding> bindings, PushSettings push) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -59,6 +62,15 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
             throw new IllegalArgumentException("a binding is listed twice: " + bindings);
         }
         ProtocolBinding.requireServed(bindings);
+        if (push == null) {
+            push = PushSettings.DEFAULT;
+        }
+    }
+
+    public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
+                        Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
+                        List<ProtocolBinding> bindings) {
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, null);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -87,22 +99,29 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings, push);
     }
 
     /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
     public ServerConfig withSecurity(ServerSecurity security) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, push);
     }
 
     /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
     public ServerConfig withEdge(ServerEdge edge) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, push);
     }
 
     /** The same, serving {@code served} in that order of preference (empty: the defaults). */
     public ServerConfig withBindings(List<ProtocolBinding> served) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served,
+                push);
+    }
+
+    /** The same, sending push notifications as {@code settings} say. */
+    public ServerConfig withPush(PushSettings settings) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge,
+                bindings, settings);
     }
 
     /** Whether {@code binding} is among those served. */
