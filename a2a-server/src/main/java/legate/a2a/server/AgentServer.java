@@ -25,6 +25,7 @@ import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.observe.TimedTaskStore;
 import legate.a2a.server.push.PushNotifications;
+import legate.a2a.server.push.PushSettings;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
@@ -198,7 +199,10 @@ public final class AgentServer implements AutoCloseable {
         if (extended != null && edge.cardKey() != null) {
             extended = edge.cardKey().sign(extended);
         }
-        PushNotifications pushing = new PushNotifications(config.push(), store, clock, metrics,
+        // PUSH_SIGNING_KEY, else the card signing key: one key, one JWKS entry, for a receiver to fetch.
+        PushSettings pushSettings = config.push().signingKey() == null && edge.cardKey() != null
+                ? config.push().withSigningKey(edge.cardKey()) : config.push();
+        PushNotifications pushing = new PushNotifications(pushSettings, store, clock, metrics,
                 card.getSupportedInterfacesCount() == 0 ? null : card.getSupportedInterfaces(0).getUrl(), new Random());
         this.push = pushing;
         RequestHandler h = new RequestHandler(executor, pushing.watching(store), card, extended, clock,
