@@ -94,11 +94,15 @@ public final class PushDispatcher implements AutoCloseable {
         store.deletePushConfig(pump.taskId(), pump.id());
     }
 
-    /** The pump found nothing to send: let go of it if its task will send nothing more. */
+    /**
+     * The pump found nothing to send: let go of it if its task will send nothing more (terminal),
+     * or its configuration is gone (the task was swept by retention). A task not stored yet is a
+     * new one whose first event is still to come: its pump stays.
+     */
     void idle(WebhookPump pump) {
         boolean finished = store.load(pump.taskId())
                 .map(t -> TaskStates.isTerminal(t.task().getStatus().getState())).orElse(false);
-        if (finished) {
+        if (finished || store.pushConfigs(pump.taskId()).stream().noneMatch(c -> c.id().equals(pump.id()))) {
             forget(pump);
         }
     }
