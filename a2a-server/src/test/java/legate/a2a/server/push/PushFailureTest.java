@@ -5,8 +5,14 @@ import static legate.a2a.server.push.PushDeliveryTest.kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import legate.testsupport.Cleanup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -96,5 +102,54 @@ class PushFailureTest {
         assertThat(deleted.get("result").isNull()).isTrue();
         agent.release(2);
         assertThat(r.next(Duration.ofMillis(500))).isNull();
+    }
+
+    @Test
+    void aNameThatResolvesToAPrivateAddressByDeliveryTimeIsNeverConnectedTo() throws Exception {
+        // DNS rebinding, PROTOCOL (A2A §13.2): the name is public when registered, loopback when the
+        // delivery is made. The resolver seam answers for the guard; the HTTP client would reach the
+        // real localhost, where a socket counts every connection made to it.
+        AtomicReference<String> answer = new AtomicReference<>("93.184.216.34");
+        AtomicInteger lookups = new AtomicInteger();
+        HostResolver rebinding = host -> {
+            lookups.incrementAndGet();
+            return List.of(InetAddress.getByName(answer.get()));
+        };
+        ServerSocket localhost = cleanup.register(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+        AtomicInteger connections = new AtomicInteger();
+        Thread.ofVirtual().start(() -> {
+            while (!localhost.isClosed()) {
+                try (Socket s = localhost.accept()) {
+                    connections.incrementAndGet();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        PushAgent agent = new PushAgent(cleanup, PushSettings.DEFAULT.withResolver(rebinding)
+                .withPolicy(PushPolicy.DEFAULT.withLimits(2, Duration.ofMinutes(1), 100)
+                        .withBackoff(Duration.ofMillis(5), Duration.ofMillis(10))));
+        String taskId = PushAgent.taskId(agent.send("ask", null, false));
+        String hook = "https://localhost:" + localhost.getLocalPort() + "/hook";
+        JsonNode created = agent.call("CreateTaskPushNotificationConfig", "{\"taskId\":\"" + taskId
+                + "\",\"url\":\"" + hook + "\"}");
+        assertThat(created.has("result")).as(created.toString()).isTrue();
+        int atRegistration = lookups.get();
+
+        answer.set("127.0.0.1");
+        JsonNode refused = agent.call("CreateTaskPushNotificationConfig", "{\"taskId\":\"" + taskId
+                + "\",\"url\":\"" + hook + "2\"}");
+        assertThat(refused.get("error").get("message").asText()).contains("\"public address\"").contains("loopback");
+        JsonNode reply = agent.call("SendMessage", "{\"message\":{\"messageId\":\"m-r\",\"role\":\"ROLE_USER\","
+                + "\"taskId\":\"" + taskId + "\",\"parts\":[{\"text\":\"steps 0\"}]}}");
+        assertThat(reply.get("result").get("task").get("status").get("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        // The continuation's three events, two attempts each, every one refused by the re-check.
+        long until = System.nanoTime() + WAIT.toNanos();
+        while (counter(agent, "failed") < 3 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(counter(agent, "failed")).isEqualTo(3.0);
+        assertThat(lookups.get()).as("looked up again before every attempt").isGreaterThanOrEqualTo(atRegistration + 1 + 6);
+        assertThat(connections.get()).as("connections to the rebound address").isZero();
     }
 }
