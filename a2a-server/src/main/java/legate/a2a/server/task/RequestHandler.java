@@ -246,30 +246,45 @@ public final class RequestHandler implements AutoCloseable {
      */
     public TaskPushNotificationConfig createPushConfig(TaskPushNotificationConfig config, Principal caller) {
         PushNotifications p = requirePush();
-        StoredTask task = reading.findWithSeq(config.getTaskId(), caller.owner());
+        StoredTask task = ownedTask(config.getTaskId(), caller);
         return p.register(config, task.task().getId(), task.lastSeq());
     }
 
     /** GetTaskPushNotificationConfig (A2A §3.1.8): an unknown configuration is -32001, as an unknown task. */
     public TaskPushNotificationConfig getPushConfig(GetTaskPushNotificationConfigRequest request, Principal caller) {
         PushNotifications p = requirePush();
-        reading.findWithSeq(request.getTaskId(), caller.owner());
-        return p.get(request.getTaskId(), request.getId());
+        ownedTask(request.getTaskId(), caller);
+        return p.get(request.getTaskId(), requiredId(request.getId()));
     }
 
     /** ListTaskPushNotificationConfigs (A2A §3.1.9): the configurations of the caller's own task. */
     public ListTaskPushNotificationConfigsResponse listPushConfigs(ListTaskPushNotificationConfigsRequest request,
                                                                   Principal caller) {
         PushNotifications p = requirePush();
-        reading.findWithSeq(request.getTaskId(), caller.owner());
+        ownedTask(request.getTaskId(), caller);
         return p.list(request.getTaskId(), request.getPageSize(), request.getPageToken());
     }
 
     /** DeleteTaskPushNotificationConfig (A2A §3.1.10): idempotent; its webhook gets nothing more. */
     public void deletePushConfig(DeleteTaskPushNotificationConfigRequest request, Principal caller) {
         PushNotifications p = requirePush();
-        reading.findWithSeq(request.getTaskId(), caller.owner());
-        p.delete(request.getTaskId(), request.getId());
+        ownedTask(request.getTaskId(), caller);
+        p.delete(request.getTaskId(), requiredId(request.getId()));
+    }
+
+    /** The caller's task a push method names: an empty taskId is -32602, another principal's task -32001. */
+    private StoredTask ownedTask(String taskId, Principal caller) {
+        if (taskId.isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("taskId (the task the push notification configuration is for) is required");
+        }
+        return reading.storedWithSeq(taskId, caller.owner());
+    }
+
+    private static String requiredId(String id) {
+        if (id.isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("id (the push notification configuration's id) is required");
+        }
+        return id;
     }
 
     private PushNotifications requirePush() {
