@@ -16,6 +16,7 @@ import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
 import legate.a2a.server.ServerSecurity;
+import legate.a2a.server.push.PushSettings;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
@@ -51,6 +52,9 @@ final class AgentCommand implements Callable<Integer> {
 
     @Mixin
     EdgeOptions edge = new EdgeOptions();
+
+    @Mixin
+    PushOptions push = new PushOptions();
 
     // Null when the command was read from the settings alone (fromSettings), without picocli.
     @Spec
@@ -155,6 +159,10 @@ final class AgentCommand implements Callable<Integer> {
             }
             c.server.security.readFrom(settings);
             c.edge = EdgeOptions.fromSettings(settings);
+            c.push = PushOptions.fromSettings(settings);
+            if (c.push == null) {
+                return null;
+            }
         } catch (IllegalArgumentException e) {
             // a duration picocli reports better, or a path it refuses (InvalidPathException)
             return null;
@@ -213,8 +221,10 @@ final class AgentCommand implements Callable<Integer> {
             return 2;
         }
         ServerEdge serverEdge;
+        PushSettings pushSettings;
         try {
             serverEdge = edge.edge(server.security.apiKeyHeader);
+            pushSettings = push.settings();
         } catch (EdgeOptions.Unusable e) {
             System.err.println("legate agent: " + e.getMessage());
             return e.exitCode();
@@ -234,7 +244,7 @@ final class AgentCommand implements Callable<Integer> {
         }
         ServerConfig config;
         try {
-            config = server.config(setup.rpcPath());
+            config = server.config(setup.rpcPath()).withPush(pushSettings);
         } catch (IllegalArgumentException e) {
             System.err.println("legate agent: " + e.getMessage());
             return 2;

@@ -24,6 +24,7 @@ import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
+import legate.a2a.server.push.PushSettings;
 import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine;
@@ -141,6 +142,9 @@ final class BridgeCommand implements Callable<Integer> {
     @Mixin
     EdgeOptions edge = new EdgeOptions();
 
+    @Mixin
+    PushOptions push = new PushOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -165,8 +169,10 @@ final class BridgeCommand implements Callable<Integer> {
             return 2;
         }
         ServerEdge serverEdge;
+        PushSettings pushSettings;
         try {
             serverEdge = edge.edge(server.security.apiKeyHeader);
+            pushSettings = push.settings();
         } catch (EdgeOptions.Unusable e) {
             System.err.println("legate bridge: " + e.getMessage());
             return e.exitCode();
@@ -180,7 +186,7 @@ final class BridgeCommand implements Callable<Integer> {
         }
         ServerConfig serverConfig;
         try {
-            serverConfig = server.config(setup.rpcPath());
+            serverConfig = server.config(setup.rpcPath()).withPush(pushSettings);
         } catch (IllegalArgumentException e) {
             System.err.println("legate bridge: " + e.getMessage());
             return 2;

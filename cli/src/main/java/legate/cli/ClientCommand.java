@@ -29,6 +29,9 @@ import legate.cli.client.Turn;
 import legate.wire.pem.PemException;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
+import lf.a2a.v1.SendMessageConfiguration;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.TaskPushNotificationConfig;
 import lf.a2a.v1.TaskState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +47,7 @@ import picocli.CommandLine.Spec;
  * a stack trace.
  */
 @Command(name = "client", mixinStandardHelpOptions = true, versionProvider = Legate.Version.class,
+        subcommands = ClientPushCommand.class,
         description = {"Talk to an A2A v1.0 agent found through its Agent Card.",
                 "Without a subcommand: a demonstration of one task over two turns (INPUT_REQUIRED, then WORKING, "
                         + "the artifact and COMPLETED) and a GetTask showing the stored task.",
@@ -116,9 +120,25 @@ final class ClientCommand implements Callable<Integer> {
             description = "Send a message and stream the task's events until it completes, fails or asks for input.")
     int ask(@Parameters(arity = "1..*", paramLabel = "TEXT", description = "The message; words are joined by spaces.") List<String> words,
             @Option(names = "--context", paramLabel = "ID", description = "Start the task in this conversation (contextId).") String context,
-            @Option(names = "--task", paramLabel = "ID", description = "Continue this task, e.g. one that asks for input.") String task) {
+            @Option(names = "--task", paramLabel = "ID", description = "Continue this task, e.g. one that asks for input.") String task,
+            @Option(names = "--push", paramLabel = "URL", description = "Register this webhook with the message: the agent"
+                    + " posts each of the task's events to it (push notifications; try legate push-receiver).") String push,
+            @Option(names = "--push-token", paramLabel = "TOKEN", description = "The token the agent sends the webhook"
+                    + " (X-A2A-Notification-Token), for it to check; with --push.") String pushToken) {
+        SendMessageRequest.Builder request = SendMessageRequest.newBuilder()
+                .setMessage(UserMessage.text(String.join(" ", words), task, context));
+        if (push != null) {
+            TaskPushNotificationConfig.Builder webhook = TaskPushNotificationConfig.newBuilder().setUrl(push);
+            if (pushToken != null) {
+                webhook.setToken(pushToken);
+            }
+            // PROTOCOL (A2A §3.1.1): a webhook registered inline is the task's from its first event.
+            request.setConfiguration(SendMessageConfiguration.newBuilder().setTaskPushNotificationConfig(webhook));
+        } else if (pushToken != null) {
+            return usage("--push-token goes with --push URL");
+        }
         return run((client, printer) -> {
-            Turn turn = Turn.send(client, UserMessage.text(String.join(" ", words), task, context), printer);
+            Turn turn = Turn.send(client, request.build(), printer);
             if (turn.state() == TaskState.TASK_STATE_INPUT_REQUIRED) {
                 printer.note(printer.palette().dim("The agent asks for input; reply with: legate client ask --task "
                         + turn.taskId() + " TEXT"));
@@ -196,11 +216,11 @@ final class ClientCommand implements Callable<Integer> {
 
     /** What a subcommand does with a connected client; returns the exit code. */
     @FunctionalInterface
-    private interface Action {
+    interface Action {
         int run(A2aClient client, EventPrinter printer);
     }
 
-    private int run(Action action) {
+    int run(Action action) {
         return run(action, false);
     }
 
@@ -289,7 +309,7 @@ final class ClientCommand implements Callable<Integer> {
         }
     }
 
-    private int usage(String message) {
+    int usage(String message) {
         return fail(ClientExit.USAGE, message);
     }
 

@@ -25,7 +25,8 @@ import picocli.CommandLine.Model.OptionSpec;
         description = "Gives coding agents an A2A v1.0 address, tasks that outlive a call, and a supervisor.")
 public final class Legate implements Runnable {
     /** In the order the usage lists them. */
-    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "bridge", "mcp", "service", "doctor", "help");
+    static final List<String> SUBCOMMANDS = List.of("agent", "tap", "client", "push-receiver", "bridge", "mcp", "service", "doctor",
+            "help");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -126,6 +127,7 @@ public final class Legate implements Runnable {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
+            case "push-receiver" -> new PushReceiverCommand();
             case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), Legate::settingKeys);
             case "mcp" -> new McpCommand();
             case "service" -> new ServiceCommand();

@@ -2,6 +2,7 @@ package legate.a2a.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Empty;
 import com.google.protobuf.Message;
 import io.grpc.ManagedChannel;
 import java.net.URI;
@@ -27,6 +28,10 @@ import legate.a2a.model.signature.CardVerifier;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetTaskPushNotificationConfigRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsResponse;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.ListTasksResponse;
@@ -35,6 +40,7 @@ import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SendMessageResponse;
 import lf.a2a.v1.SubscribeToTaskRequest;
 import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskPushNotificationConfig;
 
 /**
  * A client of one A2A v1.0 agent: discovers the agent from its card, dials the interface the card
@@ -213,6 +219,38 @@ public final class A2aClient implements AutoCloseable {
     public ListTasksResponse listTasks(ListTasksRequest request) {
         return transport.call(A2aMethods.LIST_TASKS, withTenant(request), ListTasksResponse.newBuilder(),
                 config.callTimeout()).build();
+    }
+
+    /**
+     * CreateTaskPushNotificationConfig (A2A §3.1.7): a webhook for the task's events from now on;
+     * the agent answers with the configuration as stored (its {@code id} made when none was given).
+     */
+    public TaskPushNotificationConfig createPushConfig(TaskPushNotificationConfig push) {
+        return transport.call(A2aMethods.CREATE_PUSH_CONFIG, withTenant(push), TaskPushNotificationConfig.newBuilder(),
+                config.callTimeout()).build();
+    }
+
+    /** GetTaskPushNotificationConfig (A2A §3.1.8). */
+    public TaskPushNotificationConfig getPushConfig(String taskId, String configId) {
+        return transport.call(A2aMethods.GET_PUSH_CONFIG, withTenant(GetTaskPushNotificationConfigRequest.newBuilder()
+                .setTaskId(taskId).setId(configId).build()), TaskPushNotificationConfig.newBuilder(),
+                config.callTimeout()).build();
+    }
+
+    /**
+     * ListTaskPushNotificationConfigs (A2A §3.1.9), one page ({@code pageToken} "" for the first);
+     * PEER (@a2a-js/sdk 1.2.0): an empty list comes back as {@code {}}, read as no configurations.
+     */
+    public ListTaskPushNotificationConfigsResponse listPushConfigs(String taskId, String pageToken) {
+        return transport.call(A2aMethods.LIST_PUSH_CONFIGS, withTenant(ListTaskPushNotificationConfigsRequest.newBuilder()
+                .setTaskId(taskId).setPageToken(pageToken).build()), ListTaskPushNotificationConfigsResponse.newBuilder(),
+                config.callTimeout()).build();
+    }
+
+    /** DeleteTaskPushNotificationConfig (A2A §3.1.10): idempotent. */
+    public void deletePushConfig(String taskId, String configId) {
+        transport.call(A2aMethods.DELETE_PUSH_CONFIG, withTenant(DeleteTaskPushNotificationConfigRequest.newBuilder()
+                .setTaskId(taskId).setId(configId).build()), Empty.newBuilder(), config.callTimeout());
     }
 
     /**

@@ -1,10 +1,14 @@
 package legate.a2a.server;
 
 import java.io.IOException;
+import com.nimbusds.jose.jwk.JWK;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
@@ -24,6 +28,8 @@ import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.observe.TimedTaskStore;
 import legate.a2a.server.rest.RestHandler;
+import legate.a2a.server.push.PushNotifications;
+import legate.a2a.server.push.PushSettings;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
@@ -43,8 +49,9 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
- * An A2A v1.0 server: the Agent Card, the JSON-RPC and HTTP+JSON bindings (and v0.3's JSON-RPC beside them) on one
- * Jetty listener, and the gRPC binding on a port of its own (when served: {@link ServerConfig#grpcPort()}), in front of
+ * An A2A v1.0 server: the Agent Card, the JSON-RPC and HTTP+JSON bindings (and v0.3's JSON-RPC beside them)
+ * and the JWKS (the keys of the card's signature and of push deliveries) on one Jetty listener, the gRPC
+ * binding on a port of its own (when served: {@link ServerConfig#grpcPort()}), sending push notifications, in front of
  * an {@link AgentExecutor}, keeping its tasks in a {@link TaskStore} it owns from then on. Create,
  * then {@link #start()}, then {@link #stop()}, which closes the store.
  *
@@ -76,6 +83,7 @@ public final class AgentServer implements AutoCloseable {
     private volatile RetentionSweep retention;
     /** The gRPC binding's listener, on a port of its own; null when GRPC is not among the bindings served. */
     private final GrpcListener grpc;
+    private volatile PushNotifications push;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                         TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics, InstanceGroup group) {
@@ -202,17 +210,26 @@ public final class AgentServer implements AutoCloseable {
         // Security at the edge: the card declares the schemes the JSON-RPC handler enforces.
         ServerSecurity security = config.security();
         ServerEdge edge = config.edge();
-        AgentCard unsigned = security.publicCard(LegateCards.withInterfaces(cardForPort.apply(port), config.bindings(), grpcPort,
-                config.grpcPublicAddress()));
+        AgentCard built = LegateCards.withInterfaces(cardForPort.apply(port), config.bindings(), grpcPort,
+                config.grpcPublicAddress());
+        // PROTOCOL (A2A §3.3.4): the capability says the four push methods are served.
+        built = built.toBuilder().setCapabilities(built.getCapabilities().toBuilder().setPushNotifications(true)).build();
+        AgentCard unsigned = security.publicCard(built);
         AgentCard extended = security.extendedCardOver(unsigned);
         // PROTOCOL (A2A §8.4): signed last, so the signature covers the card as served, security schemes included.
         AgentCard card = edge.cardKey() == null ? unsigned : edge.cardKey().sign(unsigned);
         if (extended != null && edge.cardKey() != null) {
             extended = edge.cardKey().sign(extended);
         }
-        RequestHandler h = new RequestHandler(executor, store, card, extended, clock,
+        // PUSH_SIGNING_KEY, else the card signing key: one key, one JWKS entry, for a receiver to fetch.
+        PushSettings pushSettings = config.push().signingKey() == null && edge.cardKey() != null
+                ? config.push().withSigningKey(edge.cardKey()) : config.push();
+        PushNotifications pushing = new PushNotifications(pushSettings, store, clock, metrics,
+                card.getSupportedInterfacesCount() == 0 ? null : card.getSupportedInterfaces(0).getUrl(), new Random());
+        this.push = pushing;
+        RequestHandler h = new RequestHandler(executor, pushing.watching(store), card, extended, clock,
                 RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
-                telemetry.tracing());
+                telemetry.tracing(), pushing);
         this.handler = h;
         if (grpc != null) {
             grpc.serve(h);
@@ -245,7 +262,8 @@ public final class AgentServer implements AutoCloseable {
             metrics.watchOpenStreams(V03Dialect.BINDING, v03::openStreams);
         }
         boolean httpJson = config.serves(ProtocolBinding.HTTP_JSON);
-        Handler jwks = edge.publishedKeys().isEmpty() ? null : new JwksHandler(edge.publishedKeys());
+        // One JWKS for every key the server signs with: the card's and the push deliveries' (README "Push notifications").
+        Handler jwks = new JwksHandler(publishedKeys(edge, pushing));
         Handler routes = new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -295,7 +313,23 @@ public final class AgentServer implements AutoCloseable {
         RetentionSweep sweep = new RetentionSweep(store, clock, config.taskRetention(), jetty.getScheduler());
         this.retention = sweep;
         sweep.start();
+        // The deliveries the last run left pending, and the webhooks of tasks still running.
+        pushing.start();
         return port;
+    }
+
+    private static List<JWK> publishedKeys(ServerEdge edge, PushNotifications push) {
+        List<JWK> keys = new ArrayList<>(edge.publishedKeys());
+        JWK pushKey = push.publicJwk();
+        if (keys.stream().noneMatch(k -> k.getKeyID().equals(pushKey.getKeyID()))) {
+            keys.add(pushKey);
+        }
+        return keys;
+    }
+
+    /** The webhooks and their deliveries, once started; null before. */
+    public PushNotifications push() {
+        return push;
     }
 
     public int port() {
@@ -366,6 +400,10 @@ public final class AgentServer implements AutoCloseable {
                 h.close();
             }
             turns.shutdownNow();
+            PushNotifications pushing = push;
+            if (pushing != null) {
+                pushing.close();
+            }
             RetentionSweep sweep = retention;
             if (sweep != null) {
                 sweep.close();

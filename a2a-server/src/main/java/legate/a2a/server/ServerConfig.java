@@ -3,6 +3,7 @@ package legate.a2a.server;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import legate.a2a.server.push.PushSettings;
 
 /**
  * How an {@link AgentServer} listens, and how long it keeps finished tasks.
@@ -26,10 +27,13 @@ import java.util.List;
  * @param grpcPublicAddress the {@code host:port} the card advertises for gRPC instead of the public
  *                 URL's host and the port bound: a proxy in front of the gRPC listener (legate tap);
  *                 null for none
+ * @param push how push notifications are sent: allowed hosts, retries, the signing key (null:
+ *             {@link PushSettings#DEFAULT})
  */
 public record ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
                            Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
-                           List<ProtocolBinding> bindings, int grpcPort, String grpcPublicAddress) {
+                           List<ProtocolBinding> bindings, int grpcPort, String grpcPublicAddress,
+                           PushSettings push) {
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
     /** Under the idle timeouts of common proxies (30-60 s), and under the server's own (120 s). */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
@@ -80,12 +84,15 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
                         + " URL is host:port), got " + grpcPublicAddress);
             }
         }
+        if (push == null) {
+            push = PushSettings.DEFAULT;
+        }
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
                         Duration keepAlive, Duration taskRetention, ServerSecurity security, ServerEdge edge,
                         List<ProtocolBinding> bindings) {
-        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, 0, null);
+        this(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, 0, null, null);
     }
 
     public ServerConfig(String host, int port, String rpcPath, int maxBodyBytes, Duration cancelWait,
@@ -114,34 +121,40 @@ public record ServerConfig(String host, int port, String rpcPath, int maxBodyByt
 
     /** The same, keeping terminal tasks for {@code retention} (zero: as long as the store does). */
     public ServerConfig withTaskRetention(Duration retention) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings, grpcPort, grpcPublicAddress);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, retention, security, edge, bindings, grpcPort, grpcPublicAddress, push);
     }
 
     /** The same, with callers authenticated, an extended card and a per-caller limit as {@code security} says. */
     public ServerConfig withSecurity(ServerSecurity security) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress, push);
     }
 
     /** The same, presented on the network as {@code edge} says (TLS, signed card, CORS). */
     public ServerConfig withEdge(ServerEdge edge) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, bindings, grpcPort, grpcPublicAddress, push);
     }
 
     /** The same, serving {@code served} in that order of preference (empty: the defaults). */
     public ServerConfig withBindings(List<ProtocolBinding> served) {
-        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served, grpcPort, grpcPublicAddress);
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge, served, grpcPort, grpcPublicAddress, push);
     }
 
     /** The same, serving gRPC on {@code port} (0: any free port). */
     public ServerConfig withGrpcPort(int port) {
         return new ServerConfig(host, this.port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security,
-                edge, bindings, port, grpcPublicAddress);
+                edge, bindings, port, grpcPublicAddress, push);
     }
 
     /** The same, advertising gRPC at {@code address} ({@code host:port}; null or blank: the public URL's host, the port bound). */
     public ServerConfig withGrpcPublicAddress(String address) {
         return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security,
-                edge, bindings, grpcPort, address);
+                edge, bindings, grpcPort, address, push);
+    }
+
+    /** The same, sending push notifications as {@code settings} say. */
+    public ServerConfig withPush(PushSettings settings) {
+        return new ServerConfig(host, port, rpcPath, maxBodyBytes, cancelWait, keepAlive, taskRetention, security, edge,
+                bindings, grpcPort, grpcPublicAddress, settings);
     }
 
     /** Whether {@code binding} is among those served. */

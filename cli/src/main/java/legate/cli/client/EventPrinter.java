@@ -15,6 +15,7 @@ import lf.a2a.v1.Message;
 import lf.a2a.v1.Part;
 import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskPushNotificationConfig;
 import lf.a2a.v1.TaskState;
 import lf.a2a.v1.TaskStatus;
 
@@ -115,6 +116,47 @@ public final class EventPrinter {
         }
         out.println(page.getTasksCount() + " of " + page.getTotalSize() + " task(s)"
                 + (page.getNextPageToken().isEmpty() ? "" : "; next page: --page-token " + page.getNextPageToken()));
+        out.flush();
+    }
+
+    /** Push notification configurations (ListTaskPushNotificationConfigs, or one from Get or Create): a line each. */
+    public void pushConfigs(List<TaskPushNotificationConfig> configs, String nextPageToken) {
+        if (json) {
+            for (TaskPushNotificationConfig c : configs) {
+                line(ProtoJson.print(c));
+            }
+            return;
+        }
+        for (TaskPushNotificationConfig c : configs) {
+            // The credentials and the token are secrets the caller already holds: only whether they are set.
+            out.println(INDENT + c.getId() + "  " + c.getUrl() + palette.dim(
+                    (c.hasAuthentication() ? "  authentication " + c.getAuthentication().getScheme() : "")
+                            + (c.getToken().isEmpty() ? "" : "  token set") + "  task " + c.getTaskId()));
+        }
+        out.println(configs.size() + " push configuration(s)"
+                + (nextPageToken.isEmpty() ? "" : "; next page: --page-token " + nextPageToken));
+        out.flush();
+    }
+
+    /**
+     * One verified push notification ({@code legate push-receiver}): {@code task T #3 status
+     * WORKING: Counting.}, or with {@code --json} the StreamResponse as one line.
+     */
+    public void notification(StreamResponse e, String taskId, long seq) {
+        if (json) {
+            line(ProtoJson.print(e));
+            return;
+        }
+        String what = switch (e.getPayloadCase()) {
+            case TASK -> "task " + TaskStates.label(e.getTask().getStatus().getState());
+            case STATUS_UPDATE -> "status " + TaskStates.label(e.getStatusUpdate().getStatus().getState())
+                    + (e.getStatusUpdate().getStatus().hasMessage()
+                    ? ": " + PartText.said(e.getStatusUpdate().getStatus().getMessage()) : "");
+            case ARTIFACT_UPDATE -> "artifact " + e.getArtifactUpdate().getArtifact().getArtifactId();
+            case MESSAGE -> "message: " + PartText.said(e.getMessage());
+            case PAYLOAD_NOT_SET -> "(empty)";
+        };
+        out.println(palette.dim("task " + taskId + " #" + seq) + " " + what);
         out.flush();
     }
 

@@ -7,6 +7,7 @@ import legate.a2a.client.StreamListener;
 import legate.a2a.client.TransportException;
 import legate.a2a.model.TaskStates;
 import lf.a2a.v1.Message;
+import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SendMessageResponse;
 import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
@@ -31,15 +32,20 @@ public record Turn(String taskId, String contextId, TaskState state, StreamEnd.H
      * library where the agent allows it; the follower prints one line when that happens.
      */
     public static Turn send(A2aClient client, Message message, EventPrinter printer) {
+        return send(client, SendMessageRequest.newBuilder().setMessage(message).build(), printer);
+    }
+
+    /** The same for a request with a configuration (a push notification webhook, for one). */
+    public static Turn send(A2aClient client, SendMessageRequest request, EventPrinter printer) {
         if (client.card().getCapabilities().getStreaming()) {
             Follower f = new Follower(printer, null);
             try {
-                return f.turn(client.stream(message, f));
+                return f.turn(client.stream(request, f));
             } catch (TransportException e) {
                 return f.broken(e);
             }
         }
-        SendMessageResponse response = client.send(message);
+        SendMessageResponse response = client.send(request);
         if (response.hasMessage()) {
             printer.event(StreamResponse.newBuilder().setMessage(response.getMessage()).build());
             return new Turn(null, response.getMessage().getContextId(), TaskState.TASK_STATE_UNSPECIFIED,

@@ -28,7 +28,9 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.cli.service.HostCommands;
 import legate.store.postgres.DatabaseUrl;
+import legate.a2a.model.signature.CardSigningKey;
 import legate.store.postgres.PostgresStoreCheck;
+import legate.wire.pem.PemException;
 import legate.store.sqlite.SqliteStoreCheck;
 import legate.wire.http.BindAddress;
 
@@ -47,10 +49,12 @@ public final class Doctor {
     static final int MIN_JAVA = 21;
     static final int MIN_NODE = 20;
     /** The key files a configuration may name, each of which must be readable if named. */
-    static final List<String> KEY_FILES = List.of("TLS_CERT", "TLS_KEY", "CARD_SIGNING_KEY", "A2A_TOKENS_FILE",
-            "A2A_JWT_KEY", "A2A_EXTENDED_CARD", "ACP_POLICY");
+    static final List<String> KEY_FILES = List.of("TLS_CERT", "TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY",
+            "A2A_TOKENS_FILE", "A2A_JWT_KEY", "A2A_EXTENDED_CARD", "ACP_POLICY");
     /** Of those, the ones that hold secrets: readable by their owner only. */
-    static final Set<String> SECRET_FILES = Set.of("TLS_KEY", "CARD_SIGNING_KEY", "A2A_TOKENS_FILE");
+    static final Set<String> SECRET_FILES = Set.of("TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY", "A2A_TOKENS_FILE");
+    /** Of those, the private keys something is signed with: each must be one Legate can sign with. */
+    static final Set<String> SIGNING_KEYS = Set.of("CARD_SIGNING_KEY", "PUSH_SIGNING_KEY");
 
     private final Function<String, Optional<String>> config;
     private final Map<String, String> env;
@@ -314,6 +318,15 @@ public final class Doctor {
             if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
                 out.add(Finding.fail(key, p + " is not a readable file", "fix the path in " + key));
                 continue;
+            }
+            if (SIGNING_KEYS.contains(key)) {
+                try {
+                    CardSigningKey.read(p);
+                } catch (PemException e) {
+                    out.add(Finding.fail(key, e.getMessage(), "point " + key + " at an EC P-256, Ed25519 or RSA private key"
+                            + " in PEM (openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)"));
+                    continue;
+                }
             }
             if (SECRET_FILES.contains(key) && !ownerOnly(p)) {
                 out.add(Finding.warn(key, p + " is readable by others", "chmod 600 " + p));

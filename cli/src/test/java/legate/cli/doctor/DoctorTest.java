@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import legate.cli.doctor.Finding.Verdict;
 import legate.testsupport.SourceTree;
+import legate.testsupport.TestPki;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -166,5 +167,23 @@ class DoctorTest {
         List<Finding> files = doctor().keyFiles();
         assertThat(files).extracting(Finding::subject, Finding::verdict)
                 .containsExactly(tuple("TLS_CERT", Verdict.FAIL), tuple("TLS_KEY", Verdict.WARN));
+    }
+
+    // README "Push notifications": a PUSH_SIGNING_KEY that cannot sign stops nothing until the first
+    // delivery would; the doctor says so before the server starts.
+    @Test
+    void aPushSigningKeyMustBeAPrivateKeyLegateCanSignWith() throws Exception {
+        Path notAKey = dir.resolve("push.pem");
+        Files.writeString(notAKey, "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n");
+        Files.setPosixFilePermissions(notAKey, PosixFilePermissions.fromString("rw-------"));
+        config.put("PUSH_SIGNING_KEY", notAKey.toString());
+        assertThat(doctor().keyFiles()).extracting(Finding::subject, Finding::verdict)
+                .containsExactly(tuple("PUSH_SIGNING_KEY", Verdict.FAIL));
+
+        Path key = TestPki.create(Files.createDirectories(dir.resolve("pki"))).privateKey("push", "ec", false);
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        config.put("PUSH_SIGNING_KEY", key.toString());
+        assertThat(doctor().keyFiles()).extracting(Finding::subject, Finding::verdict)
+                .containsExactly(tuple("PUSH_SIGNING_KEY", Verdict.OK));
     }
 }

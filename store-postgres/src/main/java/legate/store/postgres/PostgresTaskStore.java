@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskPage;
@@ -37,6 +38,7 @@ public final class PostgresTaskStore implements TaskStore {
 
     private final HikariDataSource dataSource;
     private final Tables tables;
+    private final PushConfigTable pushConfigs;
     private final PendingTasks pending = new PendingTasks();
     private final GroupCommit groupCommit;
     private final ContextLeases leases;
@@ -45,6 +47,7 @@ public final class PostgresTaskStore implements TaskStore {
     private PostgresTaskStore(HikariDataSource dataSource, String schemaVersion) {
         this.dataSource = dataSource;
         this.tables = new Tables(dataSource);
+        this.pushConfigs = new PushConfigTable(dataSource);
         this.schemaVersion = schemaVersion;
         this.groupCommit = new GroupCommit(dataSource, pending);
         this.leases = new ContextLeases(dataSource);
@@ -219,6 +222,35 @@ public final class PostgresTaskStore implements TaskStore {
             throw new IllegalArgumentException("a context id or state holding U+0000 cannot be stored in PostgreSQL");
         }
         tables.saveContextState(contextId, state);
+    }
+
+    @Override
+    public void savePushConfig(StoredPushConfig config) {
+        if (!storable(config.taskId()) || !storable(config.id())) {
+            throw new IllegalArgumentException("a task id or configuration id holding U+0000 cannot be stored in PostgreSQL");
+        }
+        pushConfigs.save(config);
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigs(String taskId) {
+        return storable(taskId) ? pushConfigs.ofTask(taskId) : List.of();
+    }
+
+    @Override
+    public boolean deletePushConfig(String taskId, String configId) {
+        return storable(taskId) && storable(configId) && pushConfigs.delete(taskId, configId);
+    }
+
+    @Override
+    public void savePushProgress(StoredPushConfig progress) {
+        pushConfigs.progress(progress);
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigsInFlight() {
+        groupCommit.drain();
+        return pushConfigs.inFlight();
     }
 
     /** Commits what is queued, then closes the pool. */

@@ -109,13 +109,18 @@ final class Tables {
 
     /** Deletes the COMPLETED, FAILED, CANCELED and REJECTED tasks older than {@code cutoff}. */
     int deleteTerminalBefore(Instant cutoff) {
-        // The events go with their task (ON DELETE CASCADE).
+        // The events go with their task (ON DELETE CASCADE), its push configurations in the same statement.
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("DELETE FROM tasks WHERE state IN (3, 4, 5, 7)"
-                     + " AND (status_seconds, status_nanos) < (?, ?)")) {
+             PreparedStatement ps = c.prepareStatement("WITH gone AS (DELETE FROM tasks WHERE state IN (3, 4, 5, 7)"
+                     + " AND (status_seconds, status_nanos) < (?, ?) RETURNING id),"
+                     + " webhooks AS (DELETE FROM push_configs WHERE task_id IN (SELECT id FROM gone))"
+                     + " SELECT count(*) FROM gone")) {
             ps.setLong(1, cutoff.getEpochSecond());
             ps.setInt(2, cutoff.getNano());
-            return ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         } catch (SQLException e) {
             throw failed("the terminal tasks before " + cutoff + " (deleting)", e);
         }

@@ -109,6 +109,11 @@ final class ReadConnection implements AutoCloseable {
         return out;
     }
 
+    /** The connection itself, for a read prepared per call (push configurations: a few per task). */
+    Connection connection() {
+        return c;
+    }
+
     TaskPage list(TaskQuery query) throws SQLException {
         return TaskListing.list(c, query);
     }

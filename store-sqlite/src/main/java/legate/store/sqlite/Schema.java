@@ -30,7 +30,8 @@ final class Schema {
     private static final Pattern NAME = Pattern.compile("V(\\d+)__[A-Za-z0-9_]+\\.sql");
 
     /** The migrations this build knows, in order: the version of the n-th is n. */
-    static final Schema CURRENT = new Schema(List.of("db/sqlite/V1__tasks.sql", "db/sqlite/V2__owner.sql"));
+    static final Schema CURRENT = new Schema(List.of("db/sqlite/V1__tasks.sql", "db/sqlite/V2__owner.sql",
+            "db/sqlite/V3__push.sql"));
 
     private final List<String> migrations;
 

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.PageToken;
+import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskPage;
@@ -238,6 +239,32 @@ public final class SqliteTaskStore implements TaskStore {
                 return s.executeUpdate();
             }
         }));
+    }
+
+    @Override
+    public void savePushConfig(StoredPushConfig config) {
+        submit(new Job<>(c -> PushConfigs.save(c, config)));
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigs(String taskId) {
+        return reads.read("the push configurations of task " + taskId, c -> PushConfigs.ofTask(c.connection(), taskId));
+    }
+
+    @Override
+    public boolean deletePushConfig(String taskId, String configId) {
+        return submit(new Job<>(c -> PushConfigs.delete(c, taskId, configId)));
+    }
+
+    @Override
+    public void savePushProgress(StoredPushConfig progress) {
+        submit(new Job<>(c -> PushConfigs.progress(c, progress)));
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigsInFlight() {
+        flush();
+        return reads.read("the push configurations in flight", c -> PushConfigs.inFlight(c.connection()));
     }
 
     /** Waits until everything queued before this call is committed. */

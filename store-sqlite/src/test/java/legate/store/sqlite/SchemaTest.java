@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaTest {
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-    private static final Schema NEXT = Schema.CURRENT.plus("db/sqlite-test/V3__probe.sql");
+    private static final Schema NEXT = Schema.CURRENT.plus("db/sqlite-test/V4__probe.sql");
 
     @TempDir
     Path dir;
@@ -64,7 +64,7 @@ class SchemaTest {
             assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));
             store.append(h.status(TaskState.TASK_STATE_COMPLETED, T0.plusSeconds(1), "Done."), true);
         }
-        assertThat(pragma("user_version")).isEqualTo(3);
+        assertThat(pragma("user_version")).isEqualTo(4);
         assertThat(scalar("SELECT count(*) FROM probe")).isEqualTo(0);
         assertThat(scalar("SELECT count(*) FROM tasks WHERE probe_note = ''")).isEqualTo(1);
     }
@@ -81,6 +81,7 @@ class SchemaTest {
             s.executeUpdate("DROP INDEX tasks_by_owner");
             s.executeUpdate("ALTER TABLE tasks DROP COLUMN owner");
             s.executeUpdate("ALTER TABLE contexts DROP COLUMN owner");
+            s.executeUpdate("DROP TABLE push_configs");
             s.executeUpdate("PRAGMA user_version = 1");
         }
         try (SqliteTaskStore store = open(Schema.CURRENT)) {
@@ -88,7 +89,7 @@ class SchemaTest {
             assertThat(store.list(new TaskQuery("", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "")).totalSize()).isEqualTo(1);
             assertThat(store.contextOwner("c1")).contains("");
         }
-        assertThat(pragma("user_version")).isEqualTo(2);
+        assertThat(pragma("user_version")).isEqualTo(Schema.CURRENT.latest());
     }
 
     @Test
@@ -96,9 +97,9 @@ class SchemaTest {
         currentFileWithATask();
         open(NEXT).close();
         assertThatThrownBy(() -> open(Schema.CURRENT)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("legate.db has schema version 3, newer than the 2 this build of Legate knows");
-        assertThat(pragma("user_version")).isEqualTo(3);
-        // Refusing released the file: the build that knows version 3 opens it.
+                .hasMessageContaining("legate.db has schema version 4, newer than the 3 this build of Legate knows");
+        assertThat(pragma("user_version")).isEqualTo(4);
+        // Refusing released the file: the build that knows version 4 opens it.
         try (SqliteTaskStore store = open(NEXT)) {
             assertThat(store.load("t1")).isPresent();
         }
@@ -107,11 +108,11 @@ class SchemaTest {
     @Test
     void aMigrationThatFailsLeavesTheFileAtItsVersion() throws SQLException {
         TaskHistory h = currentFileWithATask();
-        assertThatThrownBy(() -> open(Schema.CURRENT.plus("db/sqlite-test/V3__broken.sql")))
+        assertThatThrownBy(() -> open(Schema.CURRENT.plus("db/sqlite-test/V4__broken.sql")))
                 .isInstanceOf(SqliteStoreException.class)
                 .hasMessageContaining("cannot upgrade")
-                .hasMessageContaining("to schema version 3 (db/sqlite-test/V3__broken.sql)");
-        assertThat(pragma("user_version")).isEqualTo(2);
+                .hasMessageContaining("to schema version 4 (db/sqlite-test/V4__broken.sql)");
+        assertThat(pragma("user_version")).isEqualTo(3);
         assertThat(scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'")).isZero();
         try (SqliteTaskStore store = open(Schema.CURRENT)) {
             assertThat(store.load("t1")).contains(new StoredTask(h.task(), 2));

@@ -1,6 +1,7 @@
 package legate.a2a.client.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Empty;
 import com.google.protobuf.Message;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,6 +49,10 @@ public final class JsonRpcTransport implements Transport {
     public <B extends Message.Builder> B call(String method, Message request, B result, Duration bound) {
         HttpResponse<byte[]> response = exchange.send(post(method, request, JSON).build(), bound);
         JsonNode node = resultOf(method, response.statusCode(), HttpExchange.mediaType(response), response.body());
+        if (result instanceof Empty.Builder && (node == null || node.isNull())) {
+            // PROTOCOL (A2A §9.4): an operation answering google.protobuf.Empty has the result null.
+            return result;
+        }
         return parse(method, node, result);
     }
 

@@ -10,6 +10,8 @@ import com.nimbusds.jose.Payload;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.PublicKey;
@@ -79,6 +81,22 @@ public final class CardSigningKey {
 
     public String keyId() {
         return publicJwk.getKeyID();
+    }
+
+    /**
+     * A compact JWT (RFC 7519) of {@code claims} signed with this key, its header naming {@code alg},
+     * {@code kid} and {@code typ: JWT}: what signs Legate's push notifications, so that the one key
+     * (and the one JWKS) serves a receiver that verifies either.
+     */
+    public String signJwt(JWTClaimsSet claims) {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(algorithm).keyID(keyId()).type(JOSEObjectType.JWT).build(),
+                claims);
+        try {
+            jwt.sign(signer);
+        } catch (JOSEException e) {
+            throw new IllegalStateException("a JWT could not be signed with key " + keyId() + ": " + e.getMessage(), e);
+        }
+        return jwt.serialize();
     }
 
     /** {@code card} with one signature of this key added after the ones it already carries. */

@@ -104,7 +104,8 @@ public final class CardVerifier {
         return last;
     }
 
-    private static JWSVerifier verifier(PublicKey key) throws JOSEException {
+    /** A verifier of JWS signatures made with {@code key} (EC P-256, RSA, Ed25519): what checks a card or a push JWT. */
+    public static JWSVerifier verifier(PublicKey key) throws JOSEException {
         return switch (key) {
             case ECPublicKey ec -> new ECDSAVerifier(ec);
             case RSAPublicKey rsa -> new RSASSAVerifier(rsa);

@@ -19,10 +19,14 @@ import legate.a2a.model.ProtoJson;
 import legate.a2a.server.task.RequestHandler;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetTaskPushNotificationConfigRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SubscribeToTaskRequest;
+import lf.a2a.v1.TaskPushNotificationConfig;
 
 /**
  * The method table of the JSON-RPC binding: each A2A method name (legate.a2a.model.A2aMethods)
@@ -56,17 +60,18 @@ final class MethodTable {
                 Map.entry(SUBSCRIBE_TO_TASK, (p, headers, caller) -> new MethodResult.Stream(
                         h.subscribeToTask(params(p, SubscribeToTaskRequest.newBuilder()).build(),
                                 headers.get(LAST_EVENT_ID), caller))),
-                Map.entry(CREATE_PUSH_CONFIG, (p, headers, caller) -> {
-                    throw h.pushNotSupported();
-                }),
-                Map.entry(GET_PUSH_CONFIG, (p, headers, caller) -> {
-                    throw h.pushNotSupported();
-                }),
-                Map.entry(LIST_PUSH_CONFIGS, (p, headers, caller) -> {
-                    throw h.pushNotSupported();
-                }),
+                // PROTOCOL (A2A §9.4): CreateTaskPushNotificationConfig's params are the configuration itself.
+                Map.entry(CREATE_PUSH_CONFIG, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.createPushConfig(params(p, TaskPushNotificationConfig.newBuilder()).build(), caller)))),
+                Map.entry(GET_PUSH_CONFIG, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.getPushConfig(params(p, GetTaskPushNotificationConfigRequest.newBuilder()).build(), caller)))),
+                Map.entry(LIST_PUSH_CONFIGS, (p, headers, caller) -> unary(ProtoJson.print(
+                        h.listPushConfigs(params(p, ListTaskPushNotificationConfigsRequest.newBuilder()).build(),
+                                caller)))),
+                // PROTOCOL (A2A §9.4): DeleteTaskPushNotificationConfig answers null (google.protobuf.Empty).
                 Map.entry(DELETE_PUSH_CONFIG, (p, headers, caller) -> {
-                    throw h.pushNotSupported();
+                    h.deletePushConfig(params(p, DeleteTaskPushNotificationConfigRequest.newBuilder()).build(), caller);
+                    return unary("null");
                 }),
                 Map.entry(GET_EXTENDED_AGENT_CARD, (p, headers, caller) -> unary(ProtoJson.print(h.extendedAgentCard()))));
     }

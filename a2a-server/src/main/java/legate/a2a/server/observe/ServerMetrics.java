@@ -46,6 +46,7 @@ public final class ServerMetrics {
     private final Timer storeRead;
     private final Counter pushDelivered;
     private final Counter pushFailed;
+    private final Counter pushRetried;
 
     public ServerMetrics() {
         for (TaskState s : TaskState.values()) {
@@ -63,6 +64,7 @@ public final class ServerMetrics {
         this.storeRead = storeTimer("read");
         this.pushDelivered = pushCounter("delivered");
         this.pushFailed = pushCounter("failed");
+        this.pushRetried = pushCounter("retried");
     }
 
     /** The registry the scrape reads; other parts of Legate (the bridge) add their meters here. */
@@ -150,11 +152,17 @@ public final class ServerMetrics {
     }
 
     /**
-     * HOOK (push notifications, another issue): the push dispatcher calls this once per delivery
-     * attempt; {@code legate_push_deliveries_total{outcome}} is exported, at zero until then.
+     * The push dispatcher calls this once per event and webhook when it is done with it: delivered
+     * (a 2xx answer), or failed (given up after its last attempt, the failure logged beside it);
+     * {@code legate_push_deliveries_total{outcome}}.
      */
     public void pushDelivery(boolean delivered) {
         (delivered ? pushDelivered : pushFailed).increment();
+    }
+
+    /** One failed attempt of a push delivery that will be tried again: {@code outcome="retried"}. */
+    public void pushRetry() {
+        pushRetried.increment();
     }
 
     /** "input_required" for TASK_STATE_INPUT_REQUIRED; made once per state, not per turn. */

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskPage;
@@ -96,6 +97,36 @@ public final class TimedTaskStore implements TaskStore {
     @Override
     public void saveContextState(String contextId, String state) {
         store.saveContextState(contextId, state);
+    }
+
+    @Override
+    public void savePushConfig(StoredPushConfig config) {
+        store.savePushConfig(config);
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigs(String taskId) {
+        long start = System.nanoTime();
+        try {
+            return store.pushConfigs(taskId);
+        } finally {
+            metrics.storeRead(System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public boolean deletePushConfig(String taskId, String configId) {
+        return store.deletePushConfig(taskId, configId);
+    }
+
+    @Override
+    public void savePushProgress(StoredPushConfig progress) {
+        store.savePushProgress(progress);
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigsInFlight() {
+        return store.pushConfigsInFlight();
     }
 
     @Override

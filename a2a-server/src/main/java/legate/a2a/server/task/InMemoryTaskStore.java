@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +44,8 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, Log> logs = new ConcurrentHashMap<>();
     private final Map<String, String> contexts = new ConcurrentHashMap<>();
     private final Map<String, ContextOwner> contextOwners = new ConcurrentHashMap<>();
+    /** taskId → configuration id → configuration, in the order they were registered. */
+    private final Map<String, Map<String, StoredPushConfig>> pushConfigs = new ConcurrentHashMap<>();
     private final int maxFinished;
     // Ids of terminal tasks, oldest first. An id retention already deleted stays until it is polled
     // and counts meanwhile, so the bound holds; it is older than every id after it, so it goes first.
@@ -156,6 +159,7 @@ public final class InMemoryTaskStore implements TaskStore {
             Stored s = tasks.get(oldest);
             if (s != null && TaskStates.isTerminal(s.state()) && tasks.remove(oldest, s)) {
                 logs.remove(oldest);
+                pushConfigs.remove(oldest);
                 taskGone(s);
             }
         }
@@ -197,11 +201,67 @@ public final class InMemoryTaskStore implements TaskStore {
         for (Stored s : tasks.values()) {
             if (TaskStates.isTerminal(s.state()) && s.statusTime().isBefore(cutoff) && tasks.remove(s.id(), s)) {
                 logs.remove(s.id());
+                pushConfigs.remove(s.id());
                 taskGone(s);
                 deleted++;
             }
         }
         return deleted;
+    }
+
+    @Override
+    public void savePushConfig(StoredPushConfig config) {
+        pushConfigs.compute(config.taskId(), (id, held) -> {
+            Map<String, StoredPushConfig> out = held == null ? new LinkedHashMap<>() : new LinkedHashMap<>(held);
+            out.put(config.id(), config);
+            return out;
+        });
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigs(String taskId) {
+        Map<String, StoredPushConfig> held = pushConfigs.get(taskId);
+        return held == null ? List.of() : List.copyOf(held.values());
+    }
+
+    @Override
+    public boolean deletePushConfig(String taskId, String configId) {
+        Map<String, StoredPushConfig> held = pushConfigs.get(taskId);
+        if (held == null || !held.containsKey(configId)) {
+            return false;
+        }
+        pushConfigs.computeIfPresent(taskId, (id, now) -> {
+            Map<String, StoredPushConfig> out = new LinkedHashMap<>(now);
+            out.remove(configId);
+            return out.isEmpty() ? null : out;
+        });
+        return true;
+    }
+
+    @Override
+    public void savePushProgress(StoredPushConfig progress) {
+        pushConfigs.computeIfPresent(progress.taskId(), (id, held) -> {
+            if (!held.containsKey(progress.id())) {
+                return held;
+            }
+            Map<String, StoredPushConfig> out = new LinkedHashMap<>(held);
+            out.put(progress.id(), progress);
+            return out;
+        });
+    }
+
+    @Override
+    public List<StoredPushConfig> pushConfigsInFlight() {
+        List<StoredPushConfig> out = new ArrayList<>();
+        for (Map<String, StoredPushConfig> held : pushConfigs.values()) {
+            for (StoredPushConfig c : held.values()) {
+                Stored task = tasks.get(c.taskId());
+                if (task == null || !TaskStates.isTerminal(task.state()) || c.deliveredSeq() < task.lastSeq()) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
     }
 
     private void taskGone(Stored s) {

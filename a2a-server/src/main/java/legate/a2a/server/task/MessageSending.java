@@ -3,6 +3,7 @@ package legate.a2a.server.task;
 import java.util.concurrent.ExecutionException;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.a2a.server.push.PushNotifications;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Role;
 import lf.a2a.v1.SendMessageConfiguration;
@@ -18,9 +19,14 @@ import lf.a2a.v1.Task;
  */
 final class MessageSending {
     private final TurnLauncher launcher;
+    private final TaskStore store;
+    /** Null when the agent sends no push notifications. */
+    private final PushNotifications push;
 
-    MessageSending(TurnLauncher launcher) {
+    MessageSending(TurnLauncher launcher, TaskStore store, PushNotifications push) {
         this.launcher = launcher;
+        this.store = store;
+        this.push = push;
     }
 
     /** Blocking unless {@code returnImmediately}: answers once the turn has something to act on. */
@@ -75,11 +81,28 @@ final class MessageSending {
         if (message.getRole() == Role.ROLE_UNSPECIFIED) {
             throw A2aError.INVALID_PARAMS.exception("message.role is required: \"ROLE_USER\" for a client's message");
         }
-        if (request.getConfiguration().hasTaskPushNotificationConfig()) {
+        SendMessageConfiguration configuration = request.getConfiguration();
+        if (!configuration.hasTaskPushNotificationConfig()) {
+            return launcher.open(message, configuration, answersWithFirstEvent, owner);
+        }
+        if (push == null) {
             throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
                     "this agent does not send push notifications (capabilities.pushNotifications is false)");
         }
-        return launcher.open(message, request.getConfiguration(), answersWithFirstEvent, owner);
+        // Checked before the turn opens: a refused webhook leaves no task behind.
+        push.check(configuration.getTaskPushNotificationConfig());
+        if (!message.getTaskId().isEmpty() && store.load(message.getTaskId()).filter(t -> t.owner().equals(owner))
+                .isPresent()) {
+            push.requireRoom(message.getTaskId(), configuration.getTaskPushNotificationConfig().getId());
+        }
+        TurnLauncher.Turn turn = launcher.open(message, configuration, answersWithFirstEvent, owner);
+        String taskId = turn.run().taskId();
+        // PROTOCOL (A2A §3.1.1, §4.3): the inline configuration is registered on the task the message
+        // opens or continues, before its turn runs, so it receives every event of the turn (a new
+        // task's first Task included). Not launched yet: the task's log ends where the stored task does.
+        long afterSeq = store.load(taskId).map(StoredTask::lastSeq).orElse(0L);
+        push.register(configuration.getTaskPushNotificationConfig(), taskId, afterSeq);
+        return turn;
     }
 
     private static A2aException asA2a(Throwable t) {

@@ -9,16 +9,22 @@ import legate.a2a.model.A2aException;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.Principal;
 import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.push.PushNotifications;
 import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetTaskPushNotificationConfigRequest;
 import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsResponse;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.ListTasksResponse;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SendMessageResponse;
 import lf.a2a.v1.SubscribeToTaskRequest;
 import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskPushNotificationConfig;
 
 /**
  * The A2A operations, independent of any binding: it owns task identity, storage, the lifecycle of
@@ -48,6 +54,8 @@ public final class RequestHandler implements AutoCloseable {
     private final TaskReading reading;
     private final TaskCancelling cancelling;
     private final TaskSubscribing subscribing;
+    /** Null: this agent sends no push notifications, and every push method answers -32003. */
+    private final PushNotifications push;
 
     /** The operations of an instance alone on its store, with no extended card and no limit per caller. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
@@ -97,13 +105,28 @@ public final class RequestHandler implements AutoCloseable {
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
                           InstanceGroup group, ServerMetrics metrics, Tracing tracing) {
+        this(executor, store, card, extendedCard, clock, ids, cancelWait, turns, maxTasksPerPrincipal, group, metrics,
+                tracing, null);
+    }
+
+    /**
+     * The same, sending push notifications through {@code push} when the card says
+     * {@code capabilities.pushNotifications}; {@code store} is then {@link PushNotifications#watching}
+     * the store, so that every event reaches the task's webhooks.
+     *
+     * @param push the task's webhooks and their deliveries, or null for none
+     */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
+                          InstanceGroup group, ServerMetrics metrics, Tracing tracing, PushNotifications push) {
+        this.push = card.getCapabilities().getPushNotifications() ? push : null;
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
         this.extendedCard = extendedCard;
         this.reading = new TaskReading(store);
         this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
-                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing));
+                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing), store, this.push);
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
         this.subscribing = new TaskSubscribing(reading, store, live, group);
     }
@@ -215,6 +238,60 @@ public final class RequestHandler implements AutoCloseable {
         if (!card.getCapabilities().getStreaming()) {
             throw A2aError.UNSUPPORTED_OPERATION.exception("this agent does not stream (capabilities.streaming is false)");
         }
+    }
+
+    /**
+     * CreateTaskPushNotificationConfig (A2A §3.1.7): a webhook for the caller's own task, to receive
+     * every event of the task after this call. A URL the guard refuses is -32602 naming the rule.
+     */
+    public TaskPushNotificationConfig createPushConfig(TaskPushNotificationConfig config, Principal caller) {
+        PushNotifications p = requirePush();
+        StoredTask task = ownedTask(config.getTaskId(), caller);
+        return p.register(config, task.task().getId(), task.lastSeq());
+    }
+
+    /** GetTaskPushNotificationConfig (A2A §3.1.8): an unknown configuration is -32001, as an unknown task. */
+    public TaskPushNotificationConfig getPushConfig(GetTaskPushNotificationConfigRequest request, Principal caller) {
+        PushNotifications p = requirePush();
+        ownedTask(request.getTaskId(), caller);
+        return p.get(request.getTaskId(), requiredId(request.getId()));
+    }
+
+    /** ListTaskPushNotificationConfigs (A2A §3.1.9): the configurations of the caller's own task. */
+    public ListTaskPushNotificationConfigsResponse listPushConfigs(ListTaskPushNotificationConfigsRequest request,
+                                                                  Principal caller) {
+        PushNotifications p = requirePush();
+        ownedTask(request.getTaskId(), caller);
+        return p.list(request.getTaskId(), request.getPageSize(), request.getPageToken());
+    }
+
+    /** DeleteTaskPushNotificationConfig (A2A §3.1.10): idempotent; its webhook gets nothing more. */
+    public void deletePushConfig(DeleteTaskPushNotificationConfigRequest request, Principal caller) {
+        PushNotifications p = requirePush();
+        ownedTask(request.getTaskId(), caller);
+        p.delete(request.getTaskId(), requiredId(request.getId()));
+    }
+
+    /** The caller's task a push method names: an empty taskId is -32602, another principal's task -32001. */
+    private StoredTask ownedTask(String taskId, Principal caller) {
+        if (taskId.isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("taskId (the task the push notification configuration is for) is required");
+        }
+        return reading.storedWithSeq(taskId, caller.owner());
+    }
+
+    private static String requiredId(String id) {
+        if (id.isEmpty()) {
+            throw A2aError.INVALID_PARAMS.exception("id (the push notification configuration's id) is required");
+        }
+        return id;
+    }
+
+    private PushNotifications requirePush() {
+        if (push == null) {
+            throw pushNotSupported();
+        }
+        return push;
     }
 
     /** PROTOCOL (A2A §3.3.4): every push-notification method answers -32003 without the capability. */

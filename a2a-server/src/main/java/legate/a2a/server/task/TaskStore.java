@@ -83,6 +83,31 @@ public interface TaskStore extends AutoCloseable {
     /** Replaces what an executor keeps for a conversation. */
     void saveContextState(String contextId, String state);
 
+    /**
+     * Stores a push configuration (A2A §3.1.7) with its delivery progress, replacing the one of the
+     * same task and id. A task's configurations go when the task does ({@link #deleteTerminalBefore}),
+     * so that a retention sweep leaves no webhook behind.
+     */
+    void savePushConfig(StoredPushConfig config);
+
+    /** The task's push configurations, oldest first; empty for an unknown task. */
+    List<StoredPushConfig> pushConfigs(String taskId);
+
+    /** Deletes one push configuration; whether there was one. */
+    boolean deletePushConfig(String taskId, String configId);
+
+    /**
+     * Records how far a configuration's deliveries got, unless it was deleted meanwhile (a Delete or
+     * a 410 Gone wins over a delivery that was in flight).
+     */
+    void savePushProgress(StoredPushConfig progress);
+
+    /**
+     * The configurations a restarted server must resume: those of tasks that are not terminal (more
+     * events will come), and those with events still to deliver.
+     */
+    List<StoredPushConfig> pushConfigsInFlight();
+
     /** Releases what the store holds (connections, files); the default holds nothing. */
     @Override
     default void close() {

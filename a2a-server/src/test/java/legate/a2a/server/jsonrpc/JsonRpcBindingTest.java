@@ -268,12 +268,13 @@ class JsonRpcBindingTest {
     }
 
     @Test
-    void pushNotificationMethodsAnswerPushNotSupported() throws Exception {
+    void pushNotificationMethodsReachTheHandlerWhichOwnsTheTaskCheck() throws Exception {
+        // The server declares pushNotifications (README "Push notifications"); an unknown task is -32001.
         for (String m : List.of("CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
                 "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig")) {
-            Reply r = call(m, "{\"taskId\":\"t\",\"id\":\"c\"}");
-            assertThat(r.code()).as(m).isEqualTo(-32003);
-            assertThat(r.reason()).as(m).isEqualTo("PUSH_NOTIFICATION_NOT_SUPPORTED");
+            Reply r = call(m, "{\"taskId\":\"t\",\"id\":\"c\",\"url\":\"https://example.com/\"}");
+            assertThat(r.code()).as(m).isEqualTo(-32001);
+            assertThat(r.reason()).as(m).isEqualTo("TASK_NOT_FOUND");
         }
         assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetExtendedAgentCard\"}", "application/json", "1.0")
                 .code()).isEqualTo(-32004);
