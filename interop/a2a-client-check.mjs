@@ -166,7 +166,7 @@ describe(`A2A v1.0 Revisor interop against ${BASE_URL}`, () => {
     assert.equal(typeof card.name, 'string');
     assert.match(card.name, /Revisor/, `card.name should name the Revisor agent, got ${JSON.stringify(card.name)}`);
     assert.equal(card.capabilities?.streaming, true, 'capabilities.streaming must be true');
-    assert.notEqual(card.capabilities?.pushNotifications, true, 'Revisor does not offer push notifications');
+    assert.equal(card.capabilities?.pushNotifications, true, 'Legate sends push notifications (README "Push notifications")');
     const jsonrpc = (card.supportedInterfaces ?? []).filter((i) => i.protocolBinding === 'JSONRPC');
     assert.ok(jsonrpc.length > 0, 'supportedInterfaces must contain a JSONRPC interface');
     assert.ok(jsonrpc.some((i) => i.protocolVersion === '1.0'), 'the JSONRPC interface must declare protocolVersion "1.0"');

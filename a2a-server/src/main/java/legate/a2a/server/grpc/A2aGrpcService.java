@@ -97,36 +97,30 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         stream("SubscribeToTask", response, () -> h().subscribeToTask(request, lastEventId, caller()));
     }
 
-    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
     @Override
     public void createTaskPushNotificationConfig(TaskPushNotificationConfig request,
                                                  StreamObserver<TaskPushNotificationConfig> response) {
-        unary("CreateTaskPushNotificationConfig", response, () -> {
-            throw h().pushNotSupported();
-        });
+        unary("CreateTaskPushNotificationConfig", response, () -> h().createPushConfig(request, caller()));
     }
 
     @Override
     public void getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest request,
                                               StreamObserver<TaskPushNotificationConfig> response) {
-        unary("GetTaskPushNotificationConfig", response, () -> {
-            throw h().pushNotSupported();
-        });
+        unary("GetTaskPushNotificationConfig", response, () -> h().getPushConfig(request, caller()));
     }
 
     @Override
     public void listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest request,
                                                 StreamObserver<ListTaskPushNotificationConfigsResponse> response) {
-        unary("ListTaskPushNotificationConfigs", response, () -> {
-            throw h().pushNotSupported();
-        });
+        unary("ListTaskPushNotificationConfigs", response, () -> h().listPushConfigs(request, caller()));
     }
 
     @Override
     public void deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest request,
                                                  StreamObserver<Empty> response) {
         unary("DeleteTaskPushNotificationConfig", response, () -> {
-            throw h().pushNotSupported();
+            h().deletePushConfig(request, caller());
+            return Empty.getDefaultInstance();
         });
     }
 

@@ -17,10 +17,14 @@ import java.util.Map;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.server.task.RequestHandler;
 import lf.a2a.v1.CancelTaskRequest;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.GetTaskPushNotificationConfigRequest;
 import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.SubscribeToTaskRequest;
+import lf.a2a.v1.TaskPushNotificationConfig;
 
 /**
  * The operation table of the HTTP+JSON binding: each A2A operation (by its method name, as
@@ -62,18 +66,24 @@ final class RestOperations {
                 Map.entry(SUBSCRIBE_TO_TASK, c -> new RestResult.Stream(h.subscribeToTask(fromBody(c,
                         SubscribeToTaskRequest.newBuilder(), SubscribeToTaskRequest.Builder::setTenant)
                         .setId(c.route().taskId()).build(), c.headers().get(LAST_EVENT_ID), c.caller()))),
-                // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
-                Map.entry(CREATE_PUSH_CONFIG, c -> {
-                    throw h.pushNotSupported();
-                }),
-                Map.entry(GET_PUSH_CONFIG, c -> {
-                    throw h.pushNotSupported();
-                }),
-                Map.entry(LIST_PUSH_CONFIGS, c -> {
-                    throw h.pushNotSupported();
-                }),
+                // PROTOCOL (A2A §11.3): the body is the configuration; the path's task id is written over the
+                // body's (PEER @a2a-js/sdk 1.2.0 reads only the body's, so its clients send both). 201, as the SDK.
+                Map.entry(CREATE_PUSH_CONFIG, c -> new RestResult.Unary(201, ProtoJson.print(h.createPushConfig(
+                        fromBody(c, TaskPushNotificationConfig.newBuilder(), TaskPushNotificationConfig.Builder::setTenant)
+                                .setTaskId(c.route().taskId()).build(), c.caller())))),
+                Map.entry(GET_PUSH_CONFIG, c -> ok(ProtoJson.print(h.getPushConfig(fromQuery(c,
+                        GetTaskPushNotificationConfigRequest.newBuilder(), GetTaskPushNotificationConfigRequest.Builder::setTenant)
+                        .setTaskId(c.route().taskId()).setId(c.route().configId()).build(), c.caller())))),
+                Map.entry(LIST_PUSH_CONFIGS, c -> ok(ProtoJson.print(h.listPushConfigs(fromQuery(c,
+                        ListTaskPushNotificationConfigsRequest.newBuilder(),
+                        ListTaskPushNotificationConfigsRequest.Builder::setTenant)
+                        .setTaskId(c.route().taskId()).build(), c.caller())))),
+                // PROTOCOL (A2A §11.3): google.protobuf.Empty; 204 without a body, as the SDK answers.
                 Map.entry(DELETE_PUSH_CONFIG, c -> {
-                    throw h.pushNotSupported();
+                    h.deletePushConfig(fromQuery(c, DeleteTaskPushNotificationConfigRequest.newBuilder(),
+                            DeleteTaskPushNotificationConfigRequest.Builder::setTenant)
+                            .setTaskId(c.route().taskId()).setId(c.route().configId()).build(), c.caller());
+                    return new RestResult.Unary(204, "");
                 }),
                 Map.entry(GET_EXTENDED_AGENT_CARD, c -> ok(ProtoJson.print(h.extendedAgentCard()))));
     }

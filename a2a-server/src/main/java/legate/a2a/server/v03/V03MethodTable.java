@@ -75,29 +75,25 @@ final class V03MethodTable {
         return GET_AUTHENTICATED_EXTENDED_CARD.equals(method);
     }
 
-    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
     private static TaskPushNotificationConfig createPushConfig(RequestHandler h, TaskPushNotificationConfig config,
                                                                Principal caller) {
-        throw h.pushNotSupported();
+        return h.createPushConfig(config, caller);
     }
 
-    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
     private static TaskPushNotificationConfig getPushConfig(RequestHandler h, GetTaskPushNotificationConfigRequest request,
                                                             Principal caller) {
-        throw h.pushNotSupported();
+        return h.getPushConfig(request, caller);
     }
 
-    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
     private static ListTaskPushNotificationConfigsResponse listPushConfigs(RequestHandler h,
                                                                           ListTaskPushNotificationConfigsRequest request,
                                                                           Principal caller) {
-        throw h.pushNotSupported();
+        return h.listPushConfigs(request, caller);
     }
 
-    // push: wired to RequestHandler.createPushConfig etc. when the push branch lands
     private static void deletePushConfig(RequestHandler h, DeleteTaskPushNotificationConfigRequest request,
                                          Principal caller) {
-        throw h.pushNotSupported();
+        h.deletePushConfig(request, caller);
     }
 
     /** v0.3 answers the whole list at once: every page of v1.0's list, bounded. */

@@ -24,6 +24,7 @@ import lf.a2a.v1.GetExtendedAgentCardRequest;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.ListTasksResponse;
+import lf.a2a.v1.ListTaskPushNotificationConfigsRequest;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.SendMessageConfiguration;
 import lf.a2a.v1.SendMessageRequest;
@@ -110,10 +111,18 @@ class GrpcBindingTest {
         expect(() -> drain(stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(done.getId()).build())),
                 Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
         expect(() -> stub.sendMessage(SendMessageRequest.getDefaultInstance()), Status.Code.INVALID_ARGUMENT, "INVALID_PARAMS");
-        // push: the capability is false, so every push method answers PushNotificationNotSupported (A2A §3.3.4).
+        // The push rpcs reach the one handler (README "Push notifications"): an unknown task is NOT_FOUND, and a
+        // webhook on a loopback address is refused by the SSRF guard as invalid params.
+        expect(() -> stub.createTaskPushNotificationConfig(TaskPushNotificationConfig.newBuilder()
+                .setTaskId("no-such-task").setUrl("https://hooks.example/a2a").build()),
+                Status.Code.NOT_FOUND, "TASK_NOT_FOUND");
         expect(() -> stub.createTaskPushNotificationConfig(TaskPushNotificationConfig.newBuilder()
                 .setTaskId(done.getId()).setUrl("http://127.0.0.1:9/hook").build()),
-                Status.Code.FAILED_PRECONDITION, "PUSH_NOTIFICATION_NOT_SUPPORTED");
+                Status.Code.INVALID_ARGUMENT, "INVALID_PARAMS");
+        expect(() -> stub.listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest.newBuilder()
+                .setTaskId("no-such-task").build()), Status.Code.NOT_FOUND, "TASK_NOT_FOUND");
+        assertThat(stub.listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest.newBuilder()
+                .setTaskId(done.getId()).build()).getConfigsList()).isEmpty();
         expect(() -> stub.getExtendedAgentCard(GetExtendedAgentCardRequest.getDefaultInstance()),
                 Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
     }

@@ -19,6 +19,7 @@ import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskPage;
@@ -68,6 +69,31 @@ class FollowingAcrossInstancesTest {
         @Override
         public Optional<StoredTask> load(String taskId) {
             return store.load(taskId);
+        }
+
+        @Override
+        public void savePushConfig(StoredPushConfig config) {
+            store.savePushConfig(config);
+        }
+
+        @Override
+        public List<StoredPushConfig> pushConfigs(String taskId) {
+            return store.pushConfigs(taskId);
+        }
+
+        @Override
+        public boolean deletePushConfig(String taskId, String configId) {
+            return store.deletePushConfig(taskId, configId);
+        }
+
+        @Override
+        public void savePushProgress(StoredPushConfig progress) {
+            store.savePushProgress(progress);
+        }
+
+        @Override
+        public List<StoredPushConfig> pushConfigsInFlight() {
+            return store.pushConfigsInFlight();
         }
 
         @Override

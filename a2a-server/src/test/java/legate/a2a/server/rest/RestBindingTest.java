@@ -267,13 +267,20 @@ class RestBindingTest {
     }
 
     @Test
-    void pushConfigurationsAndTheExtendedCardAreRefusedAsTheCardSays() throws Exception {
+    void pushConfigurationPathsReachTheHandlerAndTheExtendedCardIsRefusedAsTheCardSays() throws Exception {
+        // PROTOCOL (A2A §11.3): the push paths; an unknown task is 404 on each.
         assertError(post("/tasks/t1/pushNotificationConfigs", "{\"taskId\":\"t1\",\"url\":\"https://x.example/h\"}"),
-                400, "FAILED_PRECONDITION", "PUSH_NOTIFICATION_NOT_SUPPORTED");
-        assertError(get("/tasks/t1/pushNotificationConfigs"), 400, "FAILED_PRECONDITION", "PUSH_NOTIFICATION_NOT_SUPPORTED");
-        assertError(get("/tasks/t1/pushNotificationConfigs/c1"), 400, "FAILED_PRECONDITION", "PUSH_NOTIFICATION_NOT_SUPPORTED");
-        assertError(send("DELETE", "/tasks/t1/pushNotificationConfigs/c1", null, null, "1.0"), 400, "FAILED_PRECONDITION",
-                "PUSH_NOTIFICATION_NOT_SUPPORTED");
+                404, "NOT_FOUND", "TASK_NOT_FOUND");
+        assertError(get("/tasks/t1/pushNotificationConfigs"), 404, "NOT_FOUND", "TASK_NOT_FOUND");
+        assertError(get("/tasks/t1/pushNotificationConfigs/c1"), 404, "NOT_FOUND", "TASK_NOT_FOUND");
+        assertError(send("DELETE", "/tasks/t1/pushNotificationConfigs/c1", null, null, "1.0"), 404, "NOT_FOUND",
+                "TASK_NOT_FOUND");
+        // A real task: the path's id is the task's even when the body names none; no webhook yet; a loopback
+        // webhook refused by the SSRF guard as invalid params.
+        String id = post("/message:send", message("hi", null)).body().get("task").get("id").asText();
+        assertThat(get("/tasks/" + id + "/pushNotificationConfigs").body().path("configs")).isEmpty();
+        assertError(post("/tasks/" + id + "/pushNotificationConfigs", "{\"url\":\"http://127.0.0.1:9/hook\"}"),
+                400, "INVALID_ARGUMENT", "INVALID_PARAMS");
         assertError(get("/extendedAgentCard"), 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION");
     }
 

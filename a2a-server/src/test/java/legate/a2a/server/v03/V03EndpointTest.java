@@ -192,16 +192,24 @@ class V03EndpointTest {
     }
 
     @Test
-    void theFourPushMethodsAreTranslatedThenRefusedAsTheCardSaysNoPush() throws Exception {
+    void theFourPushMethodsAreTranslatedToTheOneHandler() throws Exception {
+        // An unknown task is -32001 for each (the v1.0 handler answers; v0.3 has the same code).
         assertThat(call("tasks/pushNotificationConfig/set",
-                "{\"taskId\":\"t\",\"pushNotificationConfig\":{\"url\":\"https://hook\"}}").error().get("code").asInt())
-                .isEqualTo(-32003);
-        assertThat(call("tasks/pushNotificationConfig/get", "{\"id\":\"t\"}").error().get("code").asInt()).isEqualTo(-32003);
-        assertThat(call("tasks/pushNotificationConfig/list", "{\"id\":\"t\"}").error().get("code").asInt()).isEqualTo(-32003);
+                "{\"taskId\":\"t\",\"pushNotificationConfig\":{\"url\":\"https://hooks.example/a2a\"}}")
+                .error().get("code").asInt()).isEqualTo(-32001);
+        assertThat(call("tasks/pushNotificationConfig/get", "{\"id\":\"t\"}").error().get("code").asInt()).isEqualTo(-32001);
+        assertThat(call("tasks/pushNotificationConfig/list", "{\"id\":\"t\"}").error().get("code").asInt()).isEqualTo(-32001);
         assertThat(call("tasks/pushNotificationConfig/delete", "{\"id\":\"t\",\"pushNotificationConfigId\":\"p\"}")
-                .error().get("code").asInt()).isEqualTo(-32003);
-        // Translated first: v0.3 params that are malformed are -32602, whatever the capability.
+                .error().get("code").asInt()).isEqualTo(-32001);
+        // Translated first: v0.3 params that are malformed are -32602.
         assertThat(call("tasks/pushNotificationConfig/set", "{\"taskId\":\"t\"}").error().get("code").asInt()).isEqualTo(-32602);
+        // A real task: no webhook yet (v0.3's list is a bare array), and a loopback webhook refused by the SSRF guard.
+        String id = call("message/send", "{\"message\":{\"kind\":\"message\",\"messageId\":\"m-push\",\"role\":\"user\","
+                + "\"parts\":[{\"kind\":\"text\",\"text\":\"Hello there.\"}]}}").result().get("id").asText();
+        assertThat(call("tasks/pushNotificationConfig/list", "{\"id\":\"" + id + "\"}").result()).isEmpty();
+        assertThat(call("tasks/pushNotificationConfig/set", "{\"taskId\":\"" + id
+                + "\",\"pushNotificationConfig\":{\"url\":\"http://127.0.0.1:9/hook\"}}").error().get("code").asInt())
+                .isEqualTo(-32602);
     }
 
     @Test
