@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SameTaskOnEveryBindingTest {
     /** Every binding the client and server both speak; JSON-RPC first, the reference. */
-    static final List<Binding> BINDINGS = List.of(Binding.JSONRPC_1_0, Binding.HTTP_JSON_1_0);
+    static final List<Binding> BINDINGS = List.of(Binding.JSONRPC_1_0, Binding.HTTP_JSON_1_0, Binding.GRPC_1_0);
     private static final Set<String> IDS = Set.of("id", "taskId", "contextId", "messageId");
 
     @RegisterExtension
