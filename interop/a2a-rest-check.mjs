@@ -4,7 +4,12 @@
 // semantics: blocking and streaming sends, GetTask, CancelTask, ListTasks,
 // SubscribeToTask and the errors, each as the SDK's REST client reads them.
 // A few checks look at the raw wire with fetch (the error body's shape, bad
-// input), which the SDK hides behind its error classes.
+// input, the Content-Type), which the SDK hides behind its error classes.
+//
+// The statuses are A2A 1.0.0's (§5.4), which Legate answers: TaskNotCancelable
+// 409, ContentTypeNotSupported 415. The SDK itself answers 1.0.1's 400 for
+// both; its REST client names the error class from the ErrorInfo reason alone
+// (fromRestErrorBody), which is what the error tests below show.
 //
 //   A2A_URL=http://127.0.0.1:41241 node --test a2a-rest-check.mjs
 //
@@ -169,9 +174,10 @@ describe(`A2A v1.0 HTTP+JSON interop against ${BASE_URL}`, () => {
     assertState(events.at(-1).payload.value, TaskState.TASK_STATE_COMPLETED, 'last event');
   });
 
-  test('errors [spec 11.6]: TaskNotFound 404, TaskNotCancelable 400, UnsupportedOperation 400, read by the SDK from their ErrorInfo', T, async () => {
+  test('errors [spec 1.0.0 5.4, 11.6]: TaskNotFound 404, TaskNotCancelable 409, UnsupportedOperation 400, each named by the SDK from its ErrorInfo', T, async () => {
     await expectRestError(() => client.getTask({ id: `no-such-${crypto.randomUUID()}` }, opts()), TaskNotFoundError, 404);
-    await expectRestError(() => client.cancelTask({ id: completed.id }, opts()), TaskNotCancelableError, 400);
+    // The SDK's own server would answer 400 here (A2A 1.0.1); its client names the class from the reason.
+    await expectRestError(() => client.cancelTask({ id: completed.id }, opts()), TaskNotCancelableError, 409);
     await expectRestError(
       () => client.sendMessage(sendRequest(userMessage({ text: TEXT, taskId: completed.id })), opts()),
       UnsupportedOperationError,
@@ -180,16 +186,25 @@ describe(`A2A v1.0 HTTP+JSON interop against ${BASE_URL}`, () => {
     await expectRestError(() => collect(client.resubscribeTask({ id: completed.id }, opts())), UnsupportedOperationError, 400);
   });
 
-  test('error body [spec 11.6]: a google.rpc.Status with code, status and an ErrorInfo in details', T, async () => {
+  test('error body [spec 11.6]: a google.rpc.Status with code, status and an ErrorInfo in details, as application/json', T, async () => {
     const r = await raw('GET', `/tasks/no-such-${crypto.randomUUID()}`);
     assertStatusBody(r, 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
+    assert.match(r.type, /^application\/json/, 'A2A 1.0.0 11.1: responses are application/json');
   });
 
-  test('bad input [spec 11.6]: a body that is not JSON, a wrong Content-Type, a missing A2A-Version', T, async () => {
+  test('Content-Type [spec 1.0.0 11.1]: answers are application/json; a request in application/a2a+json (1.0.1) is read too', T, async () => {
+    const r = await raw('GET', `/tasks/${completed.id}`);
+    assert.equal(r.status, 200);
+    assert.match(r.type, /^application\/json/);
+    const a2aJson = await raw('POST', `/tasks/${completed.id}:cancel`, '{}', { 'Content-Type': 'application/a2a+json' });
+    assertStatusBody(a2aJson, 409, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE');
+  });
+
+  test('bad input [spec 1.0.0 5.4, 11.6]: a body that is not JSON (400), a wrong Content-Type (415), a missing A2A-Version (400)', T, async () => {
     assertStatusBody(await raw('POST', '/message:send', '{"message":', { 'Content-Type': 'application/json' }),
       400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
     assertStatusBody(await raw('POST', '/message:send', 'hello', { 'Content-Type': 'text/plain' }),
-      400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
+      415, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
     const noVersion = await fetch(`${restUrl}/tasks/x`);
     assertStatusBody({ status: noVersion.status, json: await noVersion.json() }, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED');
   });

@@ -108,12 +108,19 @@ public final class ProtocolCheck implements ExchangeListener {
             }
             return;
         }
-        if (!versioned) {
+        // PROTOCOL (A2A §3.6): an absent A2A-Version means 0.3, so a v0.3 request (its methods are
+        // slash-separated, message/send, tasks/get; v1.0's are PascalCase) rightly sends none.
+        if (!versioned && !v03Method(body.path("method").asText())) {
             flags.add(flag(r, Problem.MISSING_A2A_VERSION, body.path("method").asText() + " was sent without it"));
         }
         Open o = new Open();
         o.id = body.get("id");
         open.put(r.exchange(), o);
+    }
+
+    /** Whether a JSON-RPC method name is v0.3's ({@code message/send}, {@code tasks/pushNotificationConfig/set}). */
+    static boolean v03Method(String method) {
+        return method.contains("/");
     }
 
     /**

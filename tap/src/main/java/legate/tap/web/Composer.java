@@ -20,8 +20,8 @@ import legate.wire.json.WireJson;
  * part, and the taskId and contextId when given; the stream is read to its end on a virtual
  * thread, because the page sees it through the tap, not through this class.
  *
- * <p>The JSON-RPC path is the one the agent's card names (its first interface's URL), read once
- * through the tap; "/" when the card cannot be read.
+ * <p>The JSON-RPC path is the one the agent's card names for its v1.0 JSON-RPC interface, read
+ * once through the tap; "/" when the card cannot be read or lists none.
  */
 final class Composer {
     static final int MAX_TEXT_CHARS = 64 * 1024;
@@ -110,16 +110,41 @@ final class Composer {
                 .header("A2A-Version", "1.0").timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         if (card.statusCode() == 200) {
             try {
-                String url = WireJson.mapper().readTree(card.body()).path("supportedInterfaces").path(0).path("url").asText("");
-                String cardPath = url.isEmpty() ? null : URI.create(url).getRawPath();
-                if (cardPath != null && cardPath.startsWith("/")) {
+                String cardPath = jsonRpcPath(WireJson.mapper().readTree(card.body()));
+                if (cardPath != null) {
                     p = cardPath;
                 }
-            } catch (IOException | IllegalArgumentException e) {
+            } catch (IOException e) {
                 // a card that cannot be read: "/" it is
             }
         }
         path = p;
         return p;
+    }
+
+    /**
+     * The path of the card's JSON-RPC interface of protocol version 1.0, or null when it lists none.
+     * DEFECT: the first interface was taken, and a card listing HTTP+JSON, gRPC or v0.3 JSON-RPC first
+     * (A2A §8.3.2: the order is the agent's preference, any binding may lead) got the composer's v1.0
+     * JSON-RPC request sent to the wrong URL.
+     */
+    static String jsonRpcPath(JsonNode card) {
+        for (JsonNode i : card.path("supportedInterfaces")) {
+            // PROTOCOL (A2A §3.6): versions compare by Major.Minor, so "1.0" and "1.0.x" are one.
+            String version = i.path("protocolVersion").asText("");
+            if (!i.path("protocolBinding").asText("").equals("JSONRPC")
+                    || !(version.equals("1.0") || version.startsWith("1.0."))) {
+                continue;
+            }
+            try {
+                String path = URI.create(i.path("url").asText("")).getRawPath();
+                if (path != null && path.startsWith("/")) {
+                    return path;
+                }
+            } catch (IllegalArgumentException e) {
+                // an interface URL that is no URI: look on
+            }
+        }
+        return null;
     }
 }

@@ -55,6 +55,19 @@ class ProtocolCheckTest {
         assertThat(flags()).isEmpty();
     }
 
+    // DEFECT: every v0.3 request was flagged. PROTOCOL (A2A §3.6): an absent A2A-Version means 0.3, so
+    // a v0.3 method needs none; a v1.0 method beside it on the same path still does.
+    @Test
+    void aV03RequestNeedsNoVersion() {
+        for (String method : List.of("message/send", "message/stream", "tasks/get", "tasks/cancel", "tasks/resubscribe",
+                "tasks/pushNotificationConfig/set")) {
+            check.on(new Request(3, AT, "POST", "/v0.3/", "HTTP/1.1", List.of(), body(method, 3)));
+        }
+        assertThat(flags()).isEmpty();
+        check.on(new Request(4, AT, "POST", "/v0.3/", "HTTP/1.1", List.of(), body("SendMessage", 4)));
+        assertThat(flags()).containsExactly(Problem.MISSING_A2A_VERSION);
+    }
+
     // Rule (A2A §3.1.3): nothing follows a terminal state, in the same stream or a later one.
     @Test
     void anEventAfterATerminalStateIsFlagged() {

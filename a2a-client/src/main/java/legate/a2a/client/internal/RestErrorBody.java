@@ -10,6 +10,11 @@ import legate.a2a.model.A2aError;
  * {@code {"error":{"code","status","message","details"}}}, where {@code code} is the HTTP status and
  * {@code details} holds a google.rpc.ErrorInfo whose reason names the A2A error. Several errors share
  * a status (400), so the error is chosen by the reason; only without one does the status decide.
+ *
+ * <p>PEER: the statuses differ between peers: an A2A 1.0.0 agent (Legate, the official TCK's
+ * expectation) answers TaskNotCancelable 409, ContentTypeNotSupported 415 and InvalidAgentResponse
+ * 502, a 1.0.1 one (@a2a-js/sdk 1.2.0) 400, 400 and 500. The reason reads the same in both, and
+ * either status is read for a body without one.
  */
 final class RestErrorBody {
     private RestErrorBody() {
@@ -44,11 +49,17 @@ final class RestErrorBody {
         return null;
     }
 
-    /** Without a reason: 404 is a path the agent does not have, 401 a credential, other 4xx a bad request. */
+    /**
+     * Without a reason: 404 is a path the agent does not have, 401 a credential, 409 and 415 the one
+     * A2A 1.0.0 error each stands for (A2A §5.4), other 4xx a bad request; 502 stays INTERNAL, since
+     * a gateway in front of the agent answers it too, and its Status names no A2A error.
+     */
     private static A2aError byStatus(int status) {
         return switch (status) {
             case 401 -> A2aError.UNAUTHENTICATED;
             case 404, 405 -> A2aError.METHOD_NOT_FOUND;
+            case 409 -> A2aError.TASK_NOT_CANCELABLE;
+            case 415 -> A2aError.CONTENT_TYPE_NOT_SUPPORTED;
             case 400, 413 -> A2aError.INVALID_PARAMS;
             default -> A2aError.INTERNAL;
         };

@@ -15,10 +15,12 @@ import legate.a2a.model.A2aError;
  * reason and the domain {@code a2a-protocol.org}, carried in the {@code grpc-status-details-bin}
  * trailer.
  *
- * <p>The codes are the A2A 1.0.1 column, which the JS SDK 1.2.0 also answers with: v1.0.0 had
- * UNIMPLEMENTED for the push, unsupported-operation and version errors, and 1.0.1 moved them to
- * FAILED_PRECONDITION, keeping UNIMPLEMENTED for a method the server does not have at all. A reader
- * classifies by the ErrorInfo reason first and falls back on the code only without one.
+ * <p>The codes are A2A 1.0.0's (§5.4's gRPC column), which the official TCK checks: UNIMPLEMENTED
+ * for the push, unsupported-operation and version errors. A2A 1.0.1, and @a2a-js/sdk 1.2.0 with it,
+ * moved those three to FAILED_PRECONDITION; the SDK's gRPC client names the error by its ErrorInfo
+ * reason alone, so it reads either (docs/peers.md §8). A reader here does the same: the ErrorInfo
+ * reason first, so a 1.0.1 peer's FAILED_PRECONDITION reads as the error it names, and the code
+ * only for a status without one.
  */
 public final class GrpcErrorMapping {
     private GrpcErrorMapping() {
@@ -28,10 +30,10 @@ public final class GrpcErrorMapping {
     public static Status.Code codeOf(A2aError error) {
         return switch (error) {
             case TASK_NOT_FOUND -> Status.Code.NOT_FOUND;
-            // PROTOCOL (A2A 1.0.1 §10.6, PEER @a2a-js/sdk 1.2.0): FAILED_PRECONDITION, where 1.0.0 said UNIMPLEMENTED.
-            case TASK_NOT_CANCELABLE, PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION,
-                 EXTENDED_AGENT_CARD_NOT_CONFIGURED, EXTENSION_SUPPORT_REQUIRED, VERSION_NOT_SUPPORTED ->
+            case TASK_NOT_CANCELABLE, EXTENDED_AGENT_CARD_NOT_CONFIGURED, EXTENSION_SUPPORT_REQUIRED ->
                     Status.Code.FAILED_PRECONDITION;
+            // PROTOCOL (A2A 1.0.0 §5.4): UNIMPLEMENTED (1.0.1 and @a2a-js/sdk 1.2.0: FAILED_PRECONDITION).
+            case PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION, VERSION_NOT_SUPPORTED -> Status.Code.UNIMPLEMENTED;
             case CONTENT_TYPE_NOT_SUPPORTED, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR -> Status.Code.INVALID_ARGUMENT;
             case INVALID_AGENT_RESPONSE, INTERNAL -> Status.Code.INTERNAL;
             case METHOD_NOT_FOUND -> Status.Code.UNIMPLEMENTED;
@@ -84,8 +86,13 @@ public final class GrpcErrorMapping {
 
     /**
      * The A2A error a failed call stands for: by the ErrorInfo reason of the A2A domain when there
-     * is one, else by the status code alone; null for a code no A2A error is answered with
-     * (UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED: transport conditions, not answers).
+     * is one (whichever code a 1.0.0 or 1.0.1 peer sent with it), else by the status code alone;
+     * null for a code no A2A error is answered with (UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED:
+     * transport conditions, not answers).
+     *
+     * <p>Without a reason: PROTOCOL (A2A §10.6) every A2A error carries its ErrorInfo, so a bare
+     * UNIMPLEMENTED is gRPC's own answer for an rpc the server does not have (METHOD_NOT_FOUND), and
+     * a bare FAILED_PRECONDITION is the server refusing the operation as it stands (UNSUPPORTED_OPERATION).
      */
     public static A2aError errorOf(Status.Code code, ErrorInfo info) {
         if (info != null && A2aError.DOMAIN.equals(info.getDomain())) {

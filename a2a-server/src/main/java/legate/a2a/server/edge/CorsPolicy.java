@@ -51,10 +51,14 @@ public record CorsPolicy(Set<String> origins, String apiKeyHeader) {
 
     /**
      * The request headers a browser client may send: PROTOCOL (A2A §3.2, §3.6): Content-Type,
-     * A2A-Version and A2A-Extensions on every call; Authorization or the API key for the
-     * declared schemes (A2A §7); Last-Event-ID to resume a stream.
+     * A2A-Version and A2A-Extensions on every call, and X-A2A-Extensions, v0.3's name of the latter,
+     * which a v0.3 client of the /v0.3/ path sends (a preflight that does not allow a header the
+     * page sends makes the browser drop the whole request); Authorization or the API key for the
+     * declared schemes (A2A §7); Last-Event-ID, which an EventSource sends to resume a stream
+     * (HTML §9.2) and a fetch-based client sets itself.
      */
     public String allowedHeaders() {
-        return "Content-Type, A2A-Version, A2A-Extensions, Authorization, " + apiKeyHeader + ", Last-Event-ID";
+        return "Content-Type, A2A-Version, A2A-Extensions, X-A2A-Extensions, Authorization, " + apiKeyHeader
+                + ", Last-Event-ID";
     }
 }

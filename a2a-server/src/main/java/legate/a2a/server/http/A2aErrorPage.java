@@ -48,7 +48,8 @@ public final class A2aErrorPage extends ErrorHandler {
                 // PEER (@a2a-js/sdk 1.2.0): on HTTP+JSON a request it cannot read is INVALID_PARAMS.
                 : rest && code == 400 ? A2aError.INVALID_PARAMS : A2aError.INVALID_REQUEST;
         A2aException e = error.exception(text);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, rest ? "application/a2a+json" : "application/json");
+        // PROTOCOL (A2A 1.0.0 §9.1, §11.1): both bindings answer application/json.
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         Content.Sink.write(response, true, rest ? restBody.apply(e, code) : jsonRpcBody.apply(e, code), callback);
     }
 }

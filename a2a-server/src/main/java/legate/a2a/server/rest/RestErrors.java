@@ -12,11 +12,19 @@ import legate.wire.json.WireJson;
  * {@code {"error":{"code","status","message","details"}}}, {@code code} repeating the HTTP status and
  * {@code details} holding a google.rpc.ErrorInfo with the reason and the a2a-protocol.org domain.
  *
- * <p>The statuses are A2A 1.0.1's (§5.4, the table of the README's REST section), which
- * @a2a-js/sdk 1.2.0 answers too: 1.0.0 had 409 for TaskNotCancelable, 415 for ContentTypeNotSupported
- * and 502 for InvalidAgentResponse, and 1.0.1 lined them up with the google.rpc.Code mapping (400,
- * 400, 500). docs/peers.md says why Legate follows 1.0.1. A client classifies by the reason, never
- * the status alone: several errors share 400.
+ * <p>The statuses are A2A 1.0.0's (§5.4's HTTP column): 409 for TaskNotCancelable, 415 for
+ * ContentTypeNotSupported, 502 for InvalidAgentResponse, 404 for TaskNotFound and 400 for the rest.
+ * A2A 1.0.1 (and @a2a-js/sdk 1.2.0) moved those three to 400, 400 and 500; Legate follows the 1.0.0
+ * text, which the official TCK checks, because the SDK's clients choose the error class by the
+ * ErrorInfo reason and never by the status (docs/peers.md §2a). A client classifies by the reason,
+ * never the status alone: several errors share 400.
+ *
+ * <p>The body's {@code status} is the google.rpc.Code of the error (AIP-193, which §11.6 points to):
+ * the code §5.4 gives the error on gRPC, so one error reads the same on both bindings, except where
+ * that code's own HTTP meaning (google/rpc/code.proto) would contradict the status sent: §5.4 gives
+ * PushNotificationNotSupported, UnsupportedOperation and VersionNotSupported UNIMPLEMENTED (HTTP 501)
+ * on gRPC but 400 here, so here they are FAILED_PRECONDITION, the code.proto name of a 400 for a
+ * request the server's state refuses (and the one A2A 1.0.1 gives them).
  */
 final class RestErrors {
     private RestErrors() {
@@ -29,14 +37,20 @@ final class RestErrors {
             // PROTOCOL (A2A §11.4): a path this binding does not have is 404 (405 for a wrong verb is the handler's).
             case METHOD_NOT_FOUND -> 404;
             case UNAUTHENTICATED -> 401;
-            case INTERNAL, INVALID_AGENT_RESPONSE -> 500;
-            case PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, TASK_NOT_CANCELABLE, PUSH_NOTIFICATION_NOT_SUPPORTED,
-                 UNSUPPORTED_OPERATION, CONTENT_TYPE_NOT_SUPPORTED, EXTENDED_AGENT_CARD_NOT_CONFIGURED,
-                 EXTENSION_SUPPORT_REQUIRED, VERSION_NOT_SUPPORTED -> 400;
+            case INTERNAL -> 500;
+            // PROTOCOL (A2A 1.0.0 §5.4): 409 Conflict, 415 Unsupported Media Type, 502 Bad Gateway (1.0.1: 400, 400, 500).
+            case TASK_NOT_CANCELABLE -> 409;
+            case CONTENT_TYPE_NOT_SUPPORTED -> 415;
+            case INVALID_AGENT_RESPONSE -> 502;
+            case PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION,
+                 EXTENDED_AGENT_CARD_NOT_CONFIGURED, EXTENSION_SUPPORT_REQUIRED, VERSION_NOT_SUPPORTED -> 400;
         };
     }
 
-    /** The google.rpc.Code name of an error (A2A 1.0.1 §5.4's gRPC column), the body's {@code status}. */
+    /**
+     * The google.rpc.Code name of an error, the body's {@code status}: A2A 1.0.0 §5.4's gRPC column,
+     * but FAILED_PRECONDITION where that column says UNIMPLEMENTED (501) for an error answered with 400.
+     */
     static String statusName(A2aError error) {
         return switch (error) {
             case TASK_NOT_FOUND -> "NOT_FOUND";
@@ -44,9 +58,9 @@ final class RestErrors {
             case UNAUTHENTICATED -> "UNAUTHENTICATED";
             case INTERNAL, INVALID_AGENT_RESPONSE -> "INTERNAL";
             case PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, CONTENT_TYPE_NOT_SUPPORTED -> "INVALID_ARGUMENT";
-            case TASK_NOT_CANCELABLE, PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION,
-                 EXTENDED_AGENT_CARD_NOT_CONFIGURED, EXTENSION_SUPPORT_REQUIRED, VERSION_NOT_SUPPORTED ->
-                    "FAILED_PRECONDITION";
+            case TASK_NOT_CANCELABLE, EXTENDED_AGENT_CARD_NOT_CONFIGURED, EXTENSION_SUPPORT_REQUIRED -> "FAILED_PRECONDITION";
+            // UNIMPLEMENTED on gRPC (A2A 1.0.0 §5.4), whose HTTP mapping (501) is not the 400 these are answered with.
+            case PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION, VERSION_NOT_SUPPORTED -> "FAILED_PRECONDITION";
         };
     }
 

@@ -45,7 +45,7 @@ final class RestFrames implements SseFraming {
     public void refuse(Response response, Callback done, A2aException error) {
         int status = RestErrors.httpStatus(error.error());
         response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, RestHandler.A2A_JSON);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, RestHandler.JSON);
         Content.Sink.write(response, true, RestErrors.body(error, status), done);
     }
 }

@@ -41,10 +41,12 @@ public final class RestHandler extends Handler.Abstract {
     /** The binding label of this handler's requests in {@link ServerMetrics}. */
     public static final String BINDING = "rest";
     /**
-     * PROTOCOL (A2A 1.0.1 §11.2): the media type of HTTP+JSON bodies; 1.0.0 said application/json,
-     * which is accepted on requests. PEER (@a2a-js/sdk 1.2.0): answers with this one too.
+     * PROTOCOL (A2A 1.0.0 §11.1, §11.4): the media type of HTTP+JSON requests and responses is
+     * application/json. A2A 1.0.1 prefers application/a2a+json, which @a2a-js/sdk 1.2.0 answers with;
+     * requests in either are accepted ({@code Exchange.requireJson}), answers are the 1.0.0 one, which
+     * the SDK's client reads as well (it parses any answer body as JSON).
      */
-    static final String A2A_JSON = "application/a2a+json";
+    static final String JSON = "application/json";
     private static final Logger LOG = LoggerFactory.getLogger(RestHandler.class);
 
     private final String prefix;
@@ -104,7 +106,7 @@ public final class RestHandler extends Handler.Abstract {
             x.response().getHeaders().put(HttpHeader.ALLOW, route.resource().allow());
             A2aException e = A2aError.METHOD_NOT_FOUND.exception(path + " answers " + route.resource().allow() + ", not "
                     + request.getMethod());
-            x.refuse(e, 405, A2A_JSON, status -> RestErrors.body(e, status));
+            x.refuse(e, 405, JSON, status -> RestErrors.body(e, status));
             return;
         }
         x.method(operation);
@@ -112,7 +114,7 @@ public final class RestHandler extends Handler.Abstract {
         try {
             caller = x.authenticate();
         } catch (Unauthenticated e) {
-            x.refuseUnauthenticated(e, A2A_JSON, RestErrors.body(e, e.error().httpStatus()));
+            x.refuseUnauthenticated(e, JSON, RestErrors.body(e, e.error().httpStatus()));
             return;
         }
         try {
@@ -124,7 +126,7 @@ public final class RestHandler extends Handler.Abstract {
             RestResult result = operations.get(operation).call(new RestCall(route, body,
                     Request.extractQueryParameters(request), request.getHeaders(), caller));
             switch (result) {
-                case RestResult.Unary u -> x.reply(u.status(), A2A_JSON, u.json());
+                case RestResult.Unary u -> x.reply(u.status(), JSON, u.json());
                 case RestResult.Stream s -> x.stream(s.subscription(), RestFrames.INSTANCE);
             }
         } catch (RunsElsewhere e) {
@@ -172,7 +174,7 @@ public final class RestHandler extends Handler.Abstract {
     }
 
     private static void refuse(Exchange x, A2aException e) {
-        x.refuse(e, RestErrors.httpStatus(e.error()), A2A_JSON, status -> RestErrors.body(e, status));
+        x.refuse(e, RestErrors.httpStatus(e.error()), JSON, status -> RestErrors.body(e, status));
     }
 
     /** The same resource on the instance that runs the conversation: its REST URL, the path, the query. */

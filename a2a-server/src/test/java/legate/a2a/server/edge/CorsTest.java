@@ -58,9 +58,24 @@ class CorsTest {
         assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).hasValue(APP);
         assertThat(r.headers().firstValue("Access-Control-Allow-Methods")).hasValueSatisfying(v -> assertThat(v).contains("POST"));
         assertThat(r.headers().firstValue("Access-Control-Allow-Headers")).hasValue(
-                "Content-Type, A2A-Version, A2A-Extensions, Authorization, X-Team-Key, Last-Event-ID");
+                "Content-Type, A2A-Version, A2A-Extensions, X-A2A-Extensions, Authorization, X-Team-Key, Last-Event-ID");
         assertThat(r.headers().firstValue("Access-Control-Allow-Credentials")).isEmpty();
         assertThat(r.headers().allValues("Vary")).anySatisfy(v -> assertThat(v).contains("Origin"));
+    }
+
+    // DEFECT: v0.3's X-A2A-Extensions was not allowed, so the browser dropped a v0.3 page's request.
+    // PROTOCOL (Fetch §4.8): every header a preflight asks for must be in the allowed list, or the
+    // browser sends nothing: A2A's extension header under both names, and Last-Event-ID for a resume.
+    @Test
+    void aPreflightAllowsEveryHeaderAnA2aBrowserClientSends() throws Exception {
+        String asked = "content-type,a2a-version,a2a-extensions,x-a2a-extensions,last-event-id,authorization,x-team-key";
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(withCors).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", APP).header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", asked).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(204);
+        Set<String> allowed = Set.of(r.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase()
+                .split("\\s*,\\s*"));
+        assertThat(allowed).containsAll(Set.of(asked.split(",")));
     }
 
     @Test

@@ -97,7 +97,9 @@ class GrpcBindingTest {
         assertThat(events).allSatisfy(e -> assertThat(taskIdOf(e)).isEqualTo(asked.getId()));
     }
 
-    // PROTOCOL (A2A §10.6, 1.0.1): the status code plus a google.rpc.ErrorInfo of domain a2a-protocol.org.
+    // PROTOCOL (A2A 1.0.0 §10.6, §5.4): the status code of the gRPC column plus a google.rpc.ErrorInfo
+    // of domain a2a-protocol.org; UnsupportedOperation and PushNotificationNotSupported are UNIMPLEMENTED
+    // (A2A 1.0.1 and @a2a-js/sdk 1.2.0 send FAILED_PRECONDITION).
     @Test
     void errorsAreStatusesWithErrorInfo() {
         expect(() -> stub.getTask(GetTaskRequest.newBuilder().setId("no-such-task").build()),
@@ -107,9 +109,9 @@ class GrpcBindingTest {
                 Status.Code.FAILED_PRECONDITION, "TASK_NOT_CANCELABLE");
         // A message into a terminal task is UnsupportedOperation (A2A §3.1.1), and so is subscribing to one.
         expect(() -> stub.sendMessage(send(GrpcAgent.message("more").toBuilder().setTaskId(done.getId()).build())),
-                Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
+                Status.Code.UNIMPLEMENTED, "UNSUPPORTED_OPERATION");
         expect(() -> drain(stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(done.getId()).build())),
-                Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
+                Status.Code.UNIMPLEMENTED, "UNSUPPORTED_OPERATION");
         expect(() -> stub.sendMessage(SendMessageRequest.getDefaultInstance()), Status.Code.INVALID_ARGUMENT, "INVALID_PARAMS");
         // The push rpcs reach the one handler (README "Push notifications"): an unknown task is NOT_FOUND, and a
         // webhook on a loopback address is refused by the SSRF guard as invalid params.
@@ -124,7 +126,7 @@ class GrpcBindingTest {
         assertThat(stub.listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest.newBuilder()
                 .setTaskId(done.getId()).build()).getConfigsList()).isEmpty();
         expect(() -> stub.getExtendedAgentCard(GetExtendedAgentCardRequest.getDefaultInstance()),
-                Status.Code.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION");
+                Status.Code.UNIMPLEMENTED, "UNSUPPORTED_OPERATION");
     }
 
     // MAX_BODY_BYTES bounds a gRPC request message as it bounds a JSON-RPC body, and the server goes on.
@@ -137,12 +139,13 @@ class GrpcBindingTest {
                 .isEqualTo(TaskState.TASK_STATE_COMPLETED);
     }
 
-    // PROTOCOL (A2A §3.6): no a2a-version means 0.3, which this agent does not speak.
+    // PROTOCOL (A2A §3.6): no a2a-version means 0.3, which this agent does not speak; A2A 1.0.0 §5.4:
+    // VersionNotSupported is UNIMPLEMENTED.
     @Test
     void aCallWithoutA2aVersionIsRefused() {
         A2AServiceGrpc.A2AServiceBlockingStub unversioned = agent.stub(Map.of("a2a-version", ""));
         expect(() -> unversioned.getTask(GetTaskRequest.newBuilder().setId("x").build()),
-                Status.Code.FAILED_PRECONDITION, "VERSION_NOT_SUPPORTED");
+                Status.Code.UNIMPLEMENTED, "VERSION_NOT_SUPPORTED");
         A2AServiceGrpc.A2AServiceBlockingStub patch = agent.stub(Map.of("a2a-version", "1.0.2"));
         expect(() -> patch.getTask(GetTaskRequest.newBuilder().setId("x").build()), Status.Code.NOT_FOUND, "TASK_NOT_FOUND");
     }

@@ -20,12 +20,14 @@ import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An answer the server gives before it has read the whole request (413 for a body over the limit,
- * 400 for a wrong Content-Type) must reach a client that is still sending. RFC 9112 §9.6: a server
+ * 400 on JSON-RPC or 415 on REST for a wrong Content-Type) must reach a client that is still
+ * sending. RFC 9112 §9.6: a server
  * that closes at once, with the client's bytes unread, makes its TCP stack send a reset, which can
  * destroy the answer in the client's receive buffer before the client reads it. DEFECT: 7 of 43
  * 5 MB requests got "connection reset" (EPIPE) instead of the 413.
@@ -95,13 +97,14 @@ class EarlyAnswerTest {
         assertThat(failures).as("of " + REQUESTS + " requests with a 5 MB body").isEmpty();
     }
 
+    // PROTOCOL (A2A 1.0.0 §5.4): ContentTypeNotSupported is HTTP 400 with -32005 on JSON-RPC, 415 on REST.
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/message:send"})
-    void aWrongContentTypeAnsweredBeforeTheBodyIsReadReachesTheClientToo(String path) {
+    @CsvSource({"/, 400", "/message:send, 415"})
+    void aWrongContentTypeAnsweredBeforeTheBodyIsReadReachesTheClientToo(String path, int expected) {
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             String status = statusLineAfterSending(path, "text/plain");
-            if (!status.startsWith("HTTP/1.1 400")) {
+            if (!status.startsWith("HTTP/1.1 " + expected)) {
                 failures.add(status);
             }
         }

@@ -41,10 +41,13 @@ class RestBindingTest {
     private static URI base;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** An empty text asks for input; any other text works once and completes. */
+    /** An empty text asks for input; "silent" ends the turn publishing nothing; any other text works once and completes. */
     static final class AskingExecutor implements AgentExecutor {
         @Override
         public void execute(RequestContext ctx, EventSink events) {
+            if (ctx.text().equals("silent")) {
+                return;
+            }
             events.task(ctx.initialTask());
             if (ctx.text().isEmpty()) {
                 events.status(TaskState.TASK_STATE_INPUT_REQUIRED, events.agentText("what text?"));
@@ -108,7 +111,8 @@ class RestBindingTest {
     /** The error shape of every refusal (A2A §11.6): google.rpc.Status, code repeating the HTTP status. */
     static void assertError(Reply r, int status, String statusName, String reason) {
         assertThat(r.status()).as(r.raw()).isEqualTo(status);
-        assertThat(r.contentType()).startsWith("application/a2a+json");
+        // PROTOCOL (A2A 1.0.0 §11.1, §11.6): error bodies are application/json too.
+        assertThat(r.contentType()).startsWith("application/json");
         assertThat(r.error().get("code").asInt()).isEqualTo(status);
         assertThat(r.error().get("status").asText()).isEqualTo(statusName);
         assertThat(r.error().get("message").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("\tat ");
@@ -126,8 +130,8 @@ class RestBindingTest {
     void sendMessageAnswersTheWrappedTaskAndGetTaskTheBareOne() throws Exception {
         Reply r = post("/message:send", message("hi", null));
         assertThat(r.status()).isEqualTo(200);
-        // PROTOCOL (A2A 1.0.1 §11.2): HTTP+JSON bodies are application/a2a+json.
-        assertThat(r.contentType()).startsWith("application/a2a+json");
+        // PROTOCOL (A2A 1.0.0 §11.1, §11.4): HTTP+JSON responses are application/json (1.0.1 prefers a2a+json).
+        assertThat(r.contentType()).startsWith("application/json");
         JsonNode task = r.body().get("task");
         assertThat(task.get("status").get("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
         String id = task.get("id").asText();
@@ -165,7 +169,8 @@ class RestBindingTest {
         Reply canceled = send("POST", "/tasks/" + id + ":cancel", null, "application/json", "1.0");
         assertThat(canceled.status()).as(canceled.raw()).isEqualTo(200);
         assertThat(canceled.body().get("status").get("state").asText()).isEqualTo("TASK_STATE_CANCELED");
-        assertError(post("/tasks/" + id + ":cancel", "{}"), 400, "FAILED_PRECONDITION", "TASK_NOT_CANCELABLE");
+        // PROTOCOL (A2A 1.0.0 §5.4): TaskNotCancelable is 409 Conflict (1.0.1 and the JS SDK say 400).
+        assertError(post("/tasks/" + id + ":cancel", "{}"), 409, "FAILED_PRECONDITION", "TASK_NOT_CANCELABLE");
     }
 
     @Test
@@ -219,7 +224,7 @@ class RestBindingTest {
             socket.getOutputStream().write(("GET /a2a/tasks/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nA2A-Version: 1.0\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(answer).startsWith("HTTP/1.1 400").contains("application/a2a+json").contains("INVALID_PARAMS");
+            assertThat(answer).startsWith("HTTP/1.1 400").contains("application/json").contains("INVALID_PARAMS");
         }
     }
 
@@ -234,12 +239,22 @@ class RestBindingTest {
 
     @Test
     void aWrongContentTypeIsContentTypeNotSupported() throws Exception {
-        // PROTOCOL (A2A 1.0.1 §5.4): ContentTypeNotSupported is 400 (1.0.0 said 415).
-        assertError(send("POST", "/message:send", message("x", null), "text/plain", "1.0"), 400, "INVALID_ARGUMENT",
+        // PROTOCOL (A2A 1.0.0 §5.4): ContentTypeNotSupported is 415 Unsupported Media Type (1.0.1 says 400).
+        assertError(send("POST", "/message:send", message("x", null), "text/plain", "1.0"), 415, "INVALID_ARGUMENT",
                 "CONTENT_TYPE_NOT_SUPPORTED");
-        assertError(send("POST", "/message:send", message("x", null), null, "1.0"), 400, "INVALID_ARGUMENT",
+        assertError(send("POST", "/message:send", message("x", null), null, "1.0"), 415, "INVALID_ARGUMENT",
                 "CONTENT_TYPE_NOT_SUPPORTED");
-        assertThat(send("POST", "/message:send", message("x", null), "application/a2a+json", "1.0").status()).isEqualTo(200);
+        // Requests in either JSON media type are read: 1.0.0's application/json and 1.0.1's application/a2a+json.
+        Reply a2aJson = send("POST", "/message:send", message("x", null), "application/a2a+json", "1.0");
+        assertThat(a2aJson.status()).isEqualTo(200);
+        assertThat(a2aJson.contentType()).startsWith("application/json");
+    }
+
+    @Test
+    void anAgentThatAnswersNothingIsInvalidAgentResponse() throws Exception {
+        // PROTOCOL (A2A 1.0.0 §5.4): InvalidAgentResponse is 502 Bad Gateway (1.0.1 says 500): the
+        // server is a gateway to an agent whose answer was no answer.
+        assertError(post("/message:send", message("silent", null)), 502, "INTERNAL", "INVALID_AGENT_RESPONSE");
     }
 
     @Test
