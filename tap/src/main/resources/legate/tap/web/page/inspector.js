@@ -8,12 +8,12 @@ const MAX_ROWS = 200;
 // The page keeps about what the tap keeps (its history holds 50,000 events); older exchanges, tasks and
 // contexts are let go, so a page left open under load neither grows without end nor slows down.
 const MAX_KEPT = 25000;
-// Live traffic redraws at most this often, and never spends more than a twentieth of the time drawing
+// Live traffic redraws at most this often, and never spends more than a fiftieth of the time drawing
 // (REDRAW_SHARE); a click or a filter redraws at the next frame. Nothing is drawn while nothing changes.
 // Measured with bench workload 8: redrawing on every animation frame took Chromium most of a core
 // under load, which on two cores it took from the tap and the agent.
 const REDRAW_MS = 250;
-const REDRAW_SHARE = 0.05;
+const REDRAW_SHARE = 0.02;
 
 const model = {
   exchanges: new Map(), tasks: new Map(), contexts: new Map(), problems: [], letGo: 0,
