@@ -34,6 +34,9 @@ class EncodedLineTest {
             new Request(2, T0, "POST", "/", "HTTP/1.1", List.of(), "raw\r\nline\u0000\t\\".getBytes(StandardCharsets.ISO_8859_1)),
             new Request(3, T0, "POST", "/", "HTTP/1.1", List.of(), new byte[] {(byte) 0xc3, 0x28, (byte) 0xff}),
             new Request(4, T0, "GET", "/.well-known/agent-card.json", "HTTP/2", List.of(), new byte[0]),
+            new Request(8, T0, "POST", "/", "HTTP/1.1", List.of(), bytes("0123456789abcdefü")),
+            new Request(9, T0, "POST", "/", "HTTP/1.1", List.of(), bytes("0123456789abcdef")),
+            new Request(10, T0, "POST", "/", "HTTP/1.1", List.of(), new byte[] {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', (byte) 0xff}),
             new Response(1, T0.plusMillis(4), 200, HEADERS, bytes("{\"result\":{}}"), 13, Outcome.COMPLETE, Duration.ofMillis(4)),
             new Response(5, T0.plusMillis(4), 200, List.of(), bytes("{\"res"), 9000, Outcome.UPSTREAM_BROKE, Duration.ofSeconds(3)),
             new StreamOpened(6, T0, 200, List.of(new Header("Content-Type", "text/event-stream"))),
@@ -51,6 +54,19 @@ class EncodedLineTest {
         for (ExchangeEvent e : EVENTS) {
             assertThat(new String(EncodedLine.of(e).bytes(), StandardCharsets.UTF_8)).as("%s", e)
                     .isEqualTo(WireJson.write(EventLine.of(e)));
+        }
+    }
+
+    // DEFECT: "at" is formatted by the encoder's own cache of the second; it must be Instant.toString's
+    // text for every fraction (none, 3, 6 or 9 digits, leading zeros) and across seconds.
+    @Test
+    void timesAreWrittenAsInstantWritesThem() {
+        for (int nano : new int[] {0, 1, 10, 999, 1_000, 1_001, 120_000, 1_000_000, 5_000_000, 123_000_000, 123_456_000,
+                123_456_789, 999_999_999}) {
+            for (Instant second : new Instant[] {T0.minusNanos(T0.getNano()), Instant.EPOCH, Instant.parse("1969-12-31T23:59:59Z")}) {
+                Instant at = second.plusNanos(nano);
+                assertThat(EncodedLine.instant(at)).as("%s", at).isEqualTo(at.toString());
+            }
         }
     }
 
