@@ -636,11 +636,20 @@ public final class Bench {
     /** Waits until a browser follows the inspector page on {@code port} (its /status counts the pages). */
     void awaitPage(int port, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (pages(port) < 1) {
+        while (pagesOrNone(port) < 1) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no browser followed the inspector page on port " + port + " within " + timeout);
             }
             Thread.sleep(200);
+        }
+    }
+
+    /** The pages, or 0 while the inspector is not listening yet: the tap serves before its page does. */
+    static int pagesOrNone(int port) throws Exception {
+        try {
+            return pages(port);
+        } catch (IOException e) {
+            return 0;
         }
     }
 

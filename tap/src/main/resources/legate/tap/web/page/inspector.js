@@ -70,6 +70,10 @@ function apply(line) {
     });
   }
   ui.changed.add(n);
+  if (ui.added.length > MAX_KEPT) {
+    // More than the page keeps (a hidden tab draws nothing): the next redraw builds the list afresh instead.
+    list.rebuild = true; ui.added = []; ui.changed.clear();
+  }
   switch (line.event) {
     case 'request': {
       x.at = line.at; x.method = line.method; x.target = line.target; x.protocol = line.protocol || 'HTTP/1.1';
