@@ -602,7 +602,12 @@ public final class Bench {
                     String url = url(viaWeb ? webPort : plainPort);
                     List<Proc> measured = viaWeb ? servers : plainServers;
                     wrk(measured, url, 16, o.warmup, "send", null);
+                    long browser0 = ticks(List.of(browser));
                     Map<String, Object> m = wrk(measured, url, 16, o.duration, "send", null);
+                    long browser1 = ticks(List.of(browser));
+                    // The browser shares the cores too: what it spends following the page is part of the page's cost.
+                    m.put("browser_cpu_us_per_req", num(m.get("requests")) > 0
+                            ? (browser1 - browser0) * 1e6 / Proc.CLK_TCK / num(m.get("requests")) : Double.NaN);
                     s.put("tapweb", viaWeb ? Kind.LEGATE : Kind.REFERENCE, r, m);
                     progress(String.format(Locale.ROOT, "round %d %s: SendMessage c=16: %.0f req/s, p50 %.2f ms%s", r + 1,
                             viaWeb ? "through the tap with its page open" : "through the plain tap", m.get("rps"),
@@ -621,19 +626,30 @@ public final class Bench {
         s.diff(p50, "tapweb");
         s.row(sec, "tapweb", "p99 latency, ms", "p99_ms", null);
         s.row(sec, "tapweb", "CPU per request (agent + tap), µs", "cpu_us_per_req", null);
+        s.row(sec, "tapweb", "Chromium's CPU per request, µs", "browser_cpu_us_per_req", null);
         sec.notes.add("One agent, two taps in front of it (one with --web and a headless Chromium on its page, one without), "
-                + "measured in alternating order; the web tap's CPU includes its page server, not the browser's. The agent, "
+                + "measured in alternating order; the web tap's CPU includes its page server, not the browser's, which has a "
+                + "row of its own (in the plain tap's column: the same browser while its page has no traffic). The agent, "
                 + "both taps, the browser and wrk share the machine's cores.");
     }
 
     /** Waits until a browser follows the inspector page on {@code port} (its /status counts the pages). */
     void awaitPage(int port, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (pages(port) < 1) {
+        while (pagesOrNone(port) < 1) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no browser followed the inspector page on port " + port + " within " + timeout);
             }
             Thread.sleep(200);
+        }
+    }
+
+    /** The pages, or 0 while the inspector is not listening yet: the tap serves before its page does. */
+    static int pagesOrNone(int port) throws Exception {
+        try {
+            return pages(port);
+        } catch (IOException e) {
+            return 0;
         }
     }
 

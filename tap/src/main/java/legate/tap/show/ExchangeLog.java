@@ -3,12 +3,10 @@ package legate.tap.show;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.ReentrantLock;
-import legate.wire.json.WireJson;
 
 /**
  * The tap's record for later reading ({@code --log FILE}): one JSON object per line and per event,
@@ -37,13 +35,14 @@ public final class ExchangeLog implements ExchangeListener, AutoCloseable {
 
     @Override
     public void on(ExchangeEvent event) {
-        write(WireJson.write(EventLine.of(event)));
+        // Encoded once: with the page on, the inspector keeps the same bytes.
+        write(EncodedLine.of(event).bytes());
     }
 
-    private void write(String json) {
+    private void write(byte[] json) {
         lock.lock();
         try {
-            out.write(json.getBytes(StandardCharsets.UTF_8));
+            out.write(json);
             out.write('\n');
             out.flush();
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import legate.tap.show.EventLine;
+import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeListener;
 import legate.wire.http.BindAddress;
@@ -29,7 +30,8 @@ import legate.wire.json.WireJson;
  * more listener of the tap ({@link #on}), fed on the listener thread like the console, so the
  * forwarding path does not change; it keeps the session ({@link SessionHistory}) and serves it on
  * a port of its own: the page and its script (resources inside the jar, no network needed), the
- * live feed ({@code /events}, SSE), the session as HAR and as JSON Lines, an import, and the
+ * live feed ({@code /events}, SSE), one exchange whole ({@code /exchange?n=}, for the raw view),
+ * the session as HAR and as JSON Lines, an import, and the
  * composer ({@code /send}). The composer is on once the tap's URL is known ({@link #sendThrough});
  * a replay has none.
  *
@@ -39,8 +41,8 @@ import legate.wire.json.WireJson;
 public final class Inspector implements ExchangeListener, AutoCloseable {
     public static final int DEFAULT_PORT = 41245;
     static final int MAX_EVENTS = 50_000;
-    static final long MAX_HISTORY_CHARS = 64L * 1024 * 1024;
-    static final long MAX_QUEUED_CHARS = 8L * 1024 * 1024;
+    static final long MAX_HISTORY_BYTES = 64L * 1024 * 1024;
+    static final long MAX_QUEUED_BYTES = 8L * 1024 * 1024;
     static final int MAX_IMPORT_BYTES = 64 * 1024 * 1024;
     private static final Map<String, String> PAGE = Map.of("/", "index.html", "/index.html", "index.html",
             "/inspector.js", "inspector.js", "/inspector.css", "inspector.css");
@@ -52,24 +54,24 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     private volatile Composer composer;
     private final Clock clock;
     private final SessionHistory history;
-    private final long maxQueuedChars;
+    private final long maxQueuedBytes;
     private final RequestGuard guard;
     private HttpServer server;
     private ExecutorService threads;
 
     /** @param origin the agent's origin, for the URLs of the HAR export */
     public Inspector(String host, int port, URI origin, Clock clock) {
-        this(host, port, origin, clock, MAX_QUEUED_CHARS);
+        this(host, port, origin, clock, MAX_QUEUED_BYTES);
     }
 
-    /** @param maxQueuedChars how far one page may fall behind before its events are dropped */
-    Inspector(String host, int port, URI origin, Clock clock, long maxQueuedChars) {
+    /** @param maxQueuedBytes how far one page may fall behind before its events are dropped */
+    Inspector(String host, int port, URI origin, Clock clock, long maxQueuedBytes) {
         this.host = host;
         this.port = port;
         this.origin = origin;
         this.clock = clock;
-        this.history = new SessionHistory(MAX_EVENTS, MAX_HISTORY_CHARS);
-        this.maxQueuedChars = maxQueuedChars;
+        this.history = new SessionHistory(MAX_EVENTS, MAX_HISTORY_BYTES);
+        this.maxQueuedBytes = maxQueuedBytes;
         this.guard = new RequestGuard(isLoopback(host));
     }
 
@@ -133,8 +135,8 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
                 case "/status" -> json(ex, 200, status());
                 case "/session.har" -> download(ex, "har", "application/json",
                         WireJson.write(HarFile.write(history.events(), origin)));
-                case "/session.jsonl" -> download(ex, "jsonl", "application/x-ndjson",
-                        String.join("\n", history.lines()) + "\n");
+                case "/session.jsonl" -> download(ex, "jsonl", "application/x-ndjson", lines(history.entries()));
+                case "/exchange" -> exchange(ex);
                 case "POST /import" -> importFile(ex);
                 case "POST /send" -> send(ex);
                 default -> text(ex, 404, "no such page: " + path);
@@ -146,14 +148,13 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     }
 
     private void events(HttpExchange ex) throws IOException {
-        BrowserFeed feed = new BrowserFeed(maxQueuedChars);
+        BrowserFeed feed = new BrowserFeed(maxQueuedBytes);
         SessionHistory.Snapshot snapshot = history.follow(feed);
         try {
             ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
             ex.getResponseHeaders().set("Cache-Control", "no-store");
             ex.sendResponseHeaders(200, 0);
-            feed.run(ex.getResponseBody(), snapshot.entries().stream().map(SessionHistory.Entry::line).toList(),
-                    snapshot.dropped());
+            feed.run(ex.getResponseBody(), snapshot.entries(), snapshot.dropped());
         } catch (IOException e) {
             // The page went away.
         } finally {
@@ -190,11 +191,12 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
             text(ex, 400, "cannot import the file: " + e.getMessage());
             return;
         }
-        StringBuilder lines = new StringBuilder();
+        ByteArrayOutputStream lines = new ByteArrayOutputStream();
         for (ExchangeEvent e : events) {
-            lines.append(WireJson.write(EventLine.of(e))).append('\n');
+            lines.writeBytes(EncodedLine.of(e).bytes());
+            lines.write('\n');
         }
-        send(ex, 200, "application/x-ndjson", lines.toString().getBytes(StandardCharsets.UTF_8));
+        send(ex, 200, "application/x-ndjson", lines.toByteArray());
     }
 
     private void send(HttpExchange ex) throws IOException {
@@ -235,9 +237,43 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     }
 
     private void download(HttpExchange ex, String extension, String type, String content) throws IOException {
+        download(ex, extension, type, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void download(HttpExchange ex, String extension, String type, byte[] content) throws IOException {
         ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\"legate-tap-"
                 + FILE_TIME.format(clock.instant()) + "." + extension + "\"");
-        send(ex, 200, type, content.getBytes(StandardCharsets.UTF_8));
+        send(ex, 200, type, content);
+    }
+
+    /**
+     * {@code /exchange?n=N}: the kept lines of exchange N whole, headers included, as JSON Lines. The
+     * live feed leaves headers out, so the raw view asks for them here when it opens.
+     */
+    private void exchange(HttpExchange ex) throws IOException {
+        String query = ex.getRequestURI().getRawQuery();
+        long n;
+        try {
+            n = Long.parseLong(query != null && query.startsWith("n=") ? query.substring(2) : "");
+        } catch (NumberFormatException e) {
+            text(ex, 400, "name the exchange: /exchange?n=NUMBER");
+            return;
+        }
+        List<SessionHistory.Entry> lines = history.exchange(n);
+        if (lines.isEmpty()) {
+            text(ex, 404, "exchange #" + n + " is not (or no longer) kept by the tap");
+            return;
+        }
+        send(ex, 200, "application/x-ndjson", lines(lines));
+    }
+
+    private static byte[] lines(List<SessionHistory.Entry> entries) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (SessionHistory.Entry e : entries) {
+            out.writeBytes(e.line());
+            out.write('\n');
+        }
+        return out.toByteArray();
     }
 
     private static void json(HttpExchange ex, int status, JsonNode body) throws IOException {

@@ -1,25 +1,45 @@
 package legate.tap.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import legate.tap.show.EncodedLine;
 import legate.tap.show.EventLine;
 import legate.tap.show.ExchangeEvent;
 import legate.wire.json.WireJson;
 
 /**
- * The session the inspector shows: every event the tap reported, as the event and its JSON line,
- * oldest first, and the pages that follow it live. A page that opens gets the history and then
- * every later event, with none missed or repeated (both happen under one lock).
+ * The session the inspector shows: every event the tap reported, as its JSON line, oldest first, and
+ * the pages that follow it live. A page that opens gets the history and then every later event, with
+ * none missed or repeated (both happen under one lock).
+ *
+ * <p>Each event is kept as one byte array, its line encoded once ({@link EncodedLine}) for the
+ * history, every page and the exports: the profile with a page open found the garbage collector
+ * spending most of its time tracing the tens of thousands of events the history held as objects
+ * (records, header lists, strings) beside their lines. Exports read the lines back into events.
  *
  * <p>Bounded by events and by bytes: when full, the oldest events go, and the page says how many
  * were dropped. Adding never waits for a page ({@link BrowserFeed#offer} only queues).
  */
 final class SessionHistory {
-    /** One event as it is kept: the event (for export) and its line (for pages). */
-    record Entry(ExchangeEvent event, String line) {
+    /**
+     * One event as it is kept: its exchange, its line, and where the line's headers lie (the live
+     * feed leaves them out).
+     */
+    record Entry(long exchange, byte[] line, int headersFrom, int headersTo) {
+        static Entry of(EncodedLine l) {
+            return new Entry(l.event().exchange(), l.bytes(), l.headersFrom(), l.headersTo());
+        }
+
+        /** The bytes the live feed sends of this line. */
+        int pageLength() {
+            return line.length - (headersTo - headersFrom);
+        }
     }
 
     /** What a page gets when it opens: the history, and how many older events were already dropped. */
@@ -41,17 +61,17 @@ final class SessionHistory {
 
     /** Keeps the event and queues it for every open page; never waits. */
     void add(ExchangeEvent event) {
-        Entry entry = new Entry(event, WireJson.write(EventLine.of(event)));
+        Entry entry = Entry.of(EncodedLine.of(event));
         lock.lock();
         try {
             entries.addLast(entry);
-            bytes += entry.line().length();
+            bytes += entry.line().length;
             while (entries.size() > maxEvents || (bytes > maxBytes && entries.size() > 1)) {
-                bytes -= entries.removeFirst().line().length();
+                bytes -= entries.removeFirst().line().length;
                 dropped++;
             }
             for (BrowserFeed feed : feeds) {
-                feed.offer(entry.line());
+                feed.offer(entry);
             }
         } finally {
             lock.unlock();
@@ -73,24 +93,44 @@ final class SessionHistory {
         feeds.remove(feed);
     }
 
-    /** Every kept event, oldest first. */
+    /** Every kept event, oldest first, read back from its line. */
     List<ExchangeEvent> events() {
+        List<ExchangeEvent> events = new ArrayList<>();
+        for (Entry e : entries()) {
+            try {
+                JsonNode line = WireJson.mapper().readTree(e.line());
+                events.add(EventLine.read(line));
+            } catch (IOException x) {
+                throw new UncheckedIOException("a kept line is not JSON", x);
+            }
+        }
+        return events;
+    }
+
+    /** Every kept line, oldest first, whole. */
+    List<Entry> entries() {
         lock.lock();
         try {
-            return entries.stream().map(Entry::event).toList();
+            return new ArrayList<>(entries);
         } finally {
             lock.unlock();
         }
     }
 
-    /** Every kept line, oldest first. */
-    List<String> lines() {
+    /** The kept lines of one exchange, whole (headers included), oldest first: what the raw view asks for. */
+    List<Entry> exchange(long n) {
+        List<Entry> found = new ArrayList<>();
         lock.lock();
         try {
-            return entries.stream().map(Entry::line).toList();
+            for (Entry e : entries) {
+                if (e.exchange() == n) {
+                    found.add(e);
+                }
+            }
         } finally {
             lock.unlock();
         }
+        return found;
     }
 
     /** The pages following now. */

@@ -3,16 +3,48 @@
 // page as text (textContent), never as HTML: the traffic cannot script the page.
 'use strict';
 
-const MAX_ROWS = 2000;
+// The newest rows only: a redraw lays the whole table out again, so its cost grows with the rows listed.
+const MAX_ROWS = 200;
+// The page keeps about what the tap keeps (its history holds 50,000 events); older exchanges, tasks and
+// contexts are let go, so a page left open under load neither grows without end nor slows down.
+const MAX_KEPT = 25000;
+// Live traffic redraws at most this often, and never spends more than a fiftieth of the time drawing
+// (REDRAW_SHARE); a click or a filter redraws at the next frame. Nothing is drawn while nothing changes.
+// Measured with bench workload 8: redrawing on every animation frame took Chromium most of a core
+// under load, which on two cores it took from the tap and the agent.
+const REDRAW_MS = 250;
+const REDRAW_SHARE = 0.02;
 
 const model = {
-  exchanges: new Map(), tasks: new Map(), contexts: new Map(), problems: [],
+  exchanges: new Map(), tasks: new Map(), contexts: new Map(), problems: [], letGo: 0,
 };
-const ui = { view: 'exchanges', task: null, context: null, exchange: null, importing: false, dirty: false };
+const ui = { view: 'exchanges', task: null, context: null, exchange: null, importing: false, dirty: false, urgent: false,
+  nextAt: 0, timer: null, frame: false, changed: new Set(), added: [] };
+// The exchange list as drawn: a row per listed exchange, so a redraw under load touches only the rows that changed.
+const list = { rows: new Map(), key: null, rebuild: true, listed: 0, unlisted: 0 };
 
 function reset() {
-  model.exchanges.clear(); model.tasks.clear(); model.contexts.clear(); model.problems = [];
-  ui.task = null; ui.context = null; ui.exchange = null;
+  model.exchanges.clear(); model.tasks.clear(); model.contexts.clear(); model.problems = []; model.letGo = 0;
+  ui.task = null; ui.context = null; ui.exchange = null; arrivals.clear();
+  ui.changed.clear(); ui.added = []; list.rebuild = true;
+}
+
+// The keys of each kept map in the order they came, oldest first from `head`. Not map.keys().next():
+// after many deletions V8 walks past every deleted entry to find the first live one, which the
+// profile of a page under load showed taking more time than parsing the events.
+const arrivals = new Map();
+
+function keep(map, key, onLetGo) {
+  let a = arrivals.get(map);
+  if (!a) { a = { keys: [], head: 0 }; arrivals.set(map, a); }
+  a.keys.push(key);
+  while (map.size > MAX_KEPT && a.head < a.keys.length) {
+    const oldest = a.keys[a.head++];
+    if (!map.has(oldest)) continue;
+    if (onLetGo) onLetGo(map.get(oldest));
+    map.delete(oldest);
+  }
+  if (a.head > MAX_KEPT) { a.keys = a.keys.slice(a.head); a.head = 0; }
 }
 
 function parse(text) {
@@ -28,13 +60,25 @@ function apply(line) {
   if (!x) {
     x = { n, at: line.at, method: '', target: '', rpc: '', rpcId: undefined, reqHeaders: {}, reqBody: '', status: null,
       resHeaders: {}, resBody: '', frames: [], stream: false, open: false, elapsedMs: null, bytes: null, outcome: null,
-      refused: null, flags: [], taskIds: new Set(), contextIds: new Set(), protocol: 'HTTP/1.1' };
+      refused: null, flags: [], taskIds: new Set(), contextIds: new Set(), protocol: 'HTTP/1.1', headersKept: false };
     model.exchanges.set(n, x);
+    ui.added.push(x);
+    keep(model.exchanges, n, old => {
+      model.letGo++;
+      const r = list.rows.get(old.n);
+      if (r) { r.remove(); list.rows.delete(old.n); list.listed--; } else list.unlisted--;
+    });
+  }
+  ui.changed.add(n);
+  if (ui.added.length > MAX_KEPT) {
+    // More than the page keeps (a hidden tab draws nothing): the next redraw builds the list afresh instead.
+    list.rebuild = true; ui.added = []; ui.changed.clear();
   }
   switch (line.event) {
     case 'request': {
       x.at = line.at; x.method = line.method; x.target = line.target; x.protocol = line.protocol || 'HTTP/1.1';
-      x.reqHeaders = line.headers || {}; x.reqBody = line.body || (line.bodyBase64 ? '(binary body)' : '');
+      // The live feed leaves headers out (the raw view fetches them); an imported file has them.
+      x.reqHeaders = line.headers || {}; x.headersKept = 'headers' in line; x.reqBody = line.body || (line.bodyBase64 ? '(binary body)' : '');
       const body = parse(x.reqBody);
       if (body && typeof body === 'object' && !Array.isArray(body)) {
         x.rpc = typeof body.method === 'string' ? body.method : '';
@@ -51,12 +95,12 @@ function apply(line) {
       break;
     }
     case 'response':
-      x.status = line.status; x.resHeaders = line.headers || {}; x.resBody = line.body || '';
+      x.status = line.status; x.resHeaders = line.headers || {}; if (!line.headers) x.headersKept = x.headersAsked = false; x.resBody = line.body || '';
       x.elapsedMs = line.elapsedMs; x.bytes = line.bodyBytes; x.outcome = line.outcome;
       observeAnswer(x, parse(x.resBody), line.at);
       break;
     case 'stream-opened':
-      x.status = line.status; x.resHeaders = line.headers || {}; x.stream = true; x.open = true;
+      x.status = line.status; x.resHeaders = line.headers || {}; if (!line.headers) x.headersKept = x.headersAsked = false; x.stream = true; x.open = true;
       break;
     case 'frame': {
       const f = { at: line.at, index: line.index, type: line.type, id: line.id, data: line.data };
@@ -77,6 +121,7 @@ function apply(line) {
     }
   }
   ui.dirty = true;
+  schedule();
 }
 
 function task(id, contextId) {
@@ -84,11 +129,12 @@ function task(id, contextId) {
   if (!t) {
     t = { id, contextId: null, firstAt: null, states: [], messages: [], artifacts: new Map(), frames: [], exchanges: new Set(), said: [] };
     model.tasks.set(id, t);
+    keep(model.tasks, id);
   }
   if (contextId && !t.contextId) {
     t.contextId = contextId;
     let c = model.contexts.get(contextId);
-    if (!c) { c = { id: contextId, tasks: [] }; model.contexts.set(contextId, c); }
+    if (!c) { c = { id: contextId, tasks: [] }; model.contexts.set(contextId, c); keep(model.contexts, contextId); }
     if (!c.tasks.includes(id)) c.tasks.push(id);
   }
   return t;
@@ -205,9 +251,31 @@ function statusClass(x) {
 
 function exchangeLabel(x) { return x.rpc || (x.method + ' ' + x.target); }
 
+// A redraw at the next animation frame, or once REDRAW_MS (or the drawing budget) has passed.
+function schedule() {
+  if (ui.frame || (ui.timer !== null && !ui.urgent)) return;
+  if (ui.timer !== null) { clearTimeout(ui.timer); ui.timer = null; }
+  const wait = ui.urgent ? 0 : Math.max(0, ui.nextAt - performance.now());
+  ui.timer = setTimeout(() => {
+    ui.timer = null; ui.frame = true;
+    requestAnimationFrame(() => { ui.frame = false; render(); });
+  }, wait);
+}
+
+function redraw() { ui.urgent = true; schedule(); }
+
 function render() {
-  if (!ui.dirty) return;
-  ui.dirty = false;
+  const began = performance.now();
+  ui.dirty = false; ui.urgent = false;
+  draw();
+  // Reading a size lays the page out now, so the time taken counts the layout of what was drawn.
+  void document.body.offsetHeight;
+  ui.nextAt = began + Math.max(REDRAW_MS, (performance.now() - began) / REDRAW_SHARE);
+  if (ui.dirty || ui.urgent) schedule();
+}
+
+function draw() {
+  if (ui.view !== 'exchanges') { list.rebuild = true; ui.changed.clear(); ui.added = []; }
   $('count-exchanges').textContent = model.exchanges.size;
   $('count-tasks').textContent = model.tasks.size;
   $('count-contexts').textContent = model.contexts.size;
@@ -227,22 +295,67 @@ function matches(x) {
   return true;
 }
 
+function row(x) {
+  const status = x.refused ? x.status + ' (tap)' : x.status === null ? '…' : x.status + (x.open ? ' stream' : x.stream ? ' stream, ' + x.frames.length + ' frames' : '');
+  return el('tr', { data: { exchange: x.n }, on: { click: () => show('exchange', x.n) } },
+    el('td', { class: 'mono' }, x.n), el('td', { class: 'mono' }, clock(x.at)), el('td', {}, exchangeLabel(x)),
+    el('td', { class: statusClass(x) }, status), el('td', { class: 'mono' }, x.elapsedMs === null ? '' : x.elapsedMs + ' ms'),
+    el('td', { class: 'mono' }, x.bytes === null ? '' : x.bytes), el('td', { class: 'mono' }, [...x.taskIds].map(t => t.slice(0, 8)).join(' ')),
+    el('td', {}, x.flags.length ? el('span', { class: 'flag', title: x.flags.map(f => f.summary).join('\n') }, '!' + x.flags.length) : ''));
+}
+
+function filterKey() {
+  return ['filter-method', 'filter-status', 'filter-task', 'filter-context'].map(id => $(id).value.trim().toLowerCase()).join('\u0000');
+}
+
 function drawExchanges() {
-  const body = el('tbody');
-  let listed = 0, unlisted = 0;
-  for (const x of [...model.exchanges.values()].reverse()) {
-    if (!matches(x)) continue;
-    // The newest rows only: redrawing tens of thousands on every event would stall the page.
-    if (listed++ >= MAX_ROWS) { unlisted++; continue; }
-    const status = x.refused ? x.status + ' (tap)' : x.status === null ? '…' : x.status + (x.open ? ' stream' : x.stream ? ' stream, ' + x.frames.length + ' frames' : '');
-    body.append(el('tr', { data: { exchange: x.n }, on: { click: () => show('exchange', x.n) } },
-      el('td', { class: 'mono' }, x.n), el('td', { class: 'mono' }, clock(x.at)), el('td', {}, exchangeLabel(x)),
-      el('td', { class: statusClass(x) }, status), el('td', { class: 'mono' }, x.elapsedMs === null ? '' : x.elapsedMs + ' ms'),
-      el('td', { class: 'mono' }, x.bytes === null ? '' : x.bytes), el('td', { class: 'mono' }, [...x.taskIds].map(t => t.slice(0, 8)).join(' ')),
-      el('td', {}, x.flags.length ? el('span', { class: 'flag', title: x.flags.map(f => f.summary).join('\n') }, '!' + x.flags.length) : '')));
+  const key = filterKey();
+  // Unfiltered, the list only grows at the top: new rows go in, changed rows are replaced, the oldest
+  // leave at the bottom. A filter (a person looking) or a new session redraws the list whole.
+  if (list.rebuild || key !== list.key || key !== '\u0000\u0000\u0000') {
+    list.rebuild = false; list.key = key; list.rows.clear(); list.listed = 0; list.unlisted = 0;
+    const body = el('tbody');
+    for (const x of [...model.exchanges.values()].reverse()) {
+      if (!matches(x)) continue;
+      // The newest rows only: redrawing tens of thousands on every event would stall the page.
+      if (list.listed >= MAX_ROWS) { list.unlisted++; continue; }
+      const r = row(x);
+      list.rows.set(x.n, r); list.listed++;
+      body.append(r);
+    }
+    $('exchanges').tBodies[0].replaceWith(body);
+  } else {
+    const body = $('exchanges').tBodies[0];
+    const added = new Set(ui.added.slice(-MAX_ROWS));
+    list.unlisted += ui.added.length - added.size;
+    for (const n of ui.changed) {
+      const old = list.rows.get(n);
+      if (!old || !model.exchanges.has(n)) continue;
+      const r = row(model.exchanges.get(n));
+      old.replaceWith(r); list.rows.set(n, r);
+    }
+    const fresh = document.createDocumentFragment();
+    for (const x of [...added].reverse()) {
+      if (list.rows.has(x.n) || !model.exchanges.has(x.n)) continue;
+      const r = row(x);
+      list.rows.set(x.n, r); list.listed++;
+      fresh.append(r);
+    }
+    body.prepend(fresh);
+    while (list.listed > MAX_ROWS) {
+      const last = body.lastElementChild;
+      list.rows.delete(Number(last.dataset.exchange)); last.remove();
+      list.listed--; list.unlisted++;
+    }
   }
-  if (unlisted) body.append(el('tr', { class: 'dim' }, el('td', { colspan: 8 }, unlisted + ' older exchanges not listed; filter to find them.')));
-  $('exchanges').tBodies[0].replaceWith(body);
+  ui.changed.clear(); ui.added = [];
+  const older = Math.max(0, list.unlisted);
+  const note = (older ? older + ' older exchanges not listed; filter to find them.' : '')
+    + (model.letGo ? (older ? ' ' : '') + model.letGo + ' older ones are no longer kept by the page (the tap\'s Export has what it keeps).' : '');
+  // In the table's foot, not its body: the body holds exactly one row per listed exchange.
+  const trailer = $('unlisted');
+  trailer.hidden = !note;
+  trailer.firstElementChild.textContent = note;
 }
 
 function drawList(listId, items, selected, pick, label) {
@@ -253,7 +366,7 @@ function drawList(listId, items, selected, pick, label) {
 
 function drawTasks() {
   const tasks = [...model.tasks.values()];
-  drawList('task-list', tasks, ui.task, id => { ui.task = id; ui.dirty = true; }, t =>
+  drawList('task-list', tasks, ui.task, id => { ui.task = id; redraw(); }, t =>
     t.id + '  ' + shortState((t.states[t.states.length - 1] || {}).state));
   const t = model.tasks.get(ui.task);
   $('task-detail').replaceChildren(...(t ? taskDetail(t) : [el('p', { class: 'dim' }, 'Pick a task.')]));
@@ -284,11 +397,12 @@ function taskDetail(t) {
 
 function drawContexts() {
   const contexts = [...model.contexts.values()];
-  drawList('context-list', contexts, ui.context, id => { ui.context = id; ui.dirty = true; }, c => c.id + '  (' + c.tasks.length + ')');
+  drawList('context-list', contexts, ui.context, id => { ui.context = id; redraw(); }, c => c.id + '  (' + c.tasks.length + ')');
   const c = model.contexts.get(ui.context);
   if (!c) { $('context-detail').replaceChildren(el('p', { class: 'dim' }, 'Pick a context.')); return; }
   $('context-detail').replaceChildren(el('h2', {}, 'Context ', el('span', { class: 'mono' }, c.id)), ...c.tasks.map(id => {
     const t = model.tasks.get(id);
+    if (!t) return el('div', { class: 'turn dim' }, id + ' (no longer kept by the page)');
     const last = t.states[t.states.length - 1] || {};
     return el('div', { class: 'turn' },
       el('a', { class: 'mono', on: { click: () => { ui.task = id; show('tasks'); } } }, id), ' ', el('span', { class: 'dim' }, shortState(last.state)),
@@ -304,8 +418,30 @@ function drawProblems() {
     el('strong', {}, p.summary), ' ', el('span', { class: 'dim' }, p.detail))));
 }
 
-function headerBlock(headers) {
+function headerBlock(x, headers) {
+  if (!x.headersKept) return el('div', { class: 'headers dim' }, x.headersNote || 'headers: asking the tap…');
   return el('div', { class: 'headers' }, ...Object.entries(headers).map(([k, v]) => el('div', {}, k + ': ' + v)));
+}
+
+// The live feed leaves headers out; the raw view asks the tap for its exchange whole.
+async function fetchHeaders(x) {
+  x.headersAsked = true;
+  try {
+    const answer = await fetch('exchange?n=' + x.n);
+    const text = await answer.text();
+    if (!answer.ok) { x.headersNote = text; return; }
+    for (const l of text.split('\n')) {
+      const line = parse(l);
+      if (!line || !line.headers) continue;
+      if (line.event === 'request') x.reqHeaders = line.headers;
+      else if (line.event === 'response' || line.event === 'stream-opened') x.resHeaders = line.headers;
+    }
+    x.headersKept = true;
+  } catch (e) {
+    x.headersNote = 'the tap did not answer for the headers: ' + e;
+  } finally {
+    redraw();
+  }
 }
 
 function curl(x) {
@@ -322,16 +458,17 @@ function curl(x) {
 function drawExchange() {
   const x = model.exchanges.get(ui.exchange);
   if (!x) { $('raw').replaceChildren(el('p', { class: 'dim' }, 'No such exchange.')); return; }
+  if (!x.headersKept && !x.headersAsked && !ui.importing) fetchHeaders(x);
   const curlText = curl(x);
   const parts = [el('h2', {}, '#' + x.n + ' ' + exchangeLabel(x)),
     ...x.flags.map(f => el('div', { class: 'status-bad' }, '⚠ ' + f.summary + ' (' + f.detail + ')')),
-    el('h3', {}, 'Request'), el('div', { class: 'mono' }, x.method + ' ' + x.target + ' ' + x.protocol), headerBlock(x.reqHeaders),
+    el('h3', {}, 'Request'), el('div', { class: 'mono' }, x.method + ' ' + x.target + ' ' + x.protocol), headerBlock(x, x.reqHeaders),
     x.reqBody ? el('pre', { id: 'raw-request' }, pretty(x.reqBody)) : null,
     el('button', { id: 'copy-curl', on: { click: () => navigator.clipboard && navigator.clipboard.writeText(curlText) } }, 'Copy as curl'),
-    el('pre', { id: 'curl' }, curlText),
+    x.headersKept ? el('pre', { id: 'curl' }, curlText) : null,
     el('h3', {}, 'Response'),
     el('div', { class: statusClass(x) }, x.refused ? x.status + ' from the tap: ' + x.refused : x.status === null ? 'waiting…' : String(x.status)),
-    headerBlock(x.resHeaders)];
+    headerBlock(x, x.resHeaders)];
   if (x.stream) {
     parts.push(el('table', { class: 'frames' }, el('tbody', {}, ...x.frames.map(f => el('tr', {},
       el('td', { class: 'mono' }, clock(f.at)), el('td', {}, 'frame ' + f.index + (f.id ? ' id ' + f.id : '') + (f.type !== 'message' ? ' event ' + f.type : '')),
@@ -345,7 +482,7 @@ function drawExchange() {
 function show(view, exchange) {
   ui.view = view;
   if (exchange !== undefined) ui.exchange = exchange;
-  ui.dirty = true;
+  redraw();
 }
 
 function banner(text) {
@@ -354,18 +491,21 @@ function banner(text) {
   b.textContent = text;
 }
 
-function frameLoop() { render(); requestAnimationFrame(frameLoop); }
 
 // ---- the feed, import, composer ----------------------------------------------------------------
 
 function connect() {
   const source = new EventSource('events');
-  source.onmessage = e => { if (!ui.importing) { const line = parse(e.data); if (line) apply(line); } };
+  // A message carries the lines of one batch, one per data line.
+  source.onmessage = e => {
+    if (ui.importing) return;
+    for (const text of e.data.split('\n')) { const line = parse(text); if (line) apply(line); }
+  };
   source.addEventListener('live', () => setMode(ui.mode));
   source.addEventListener('dropped', e => banner(e.data + ' events were dropped because this page fell behind the tap; reload the page to see the whole session.'));
   source.addEventListener('history-dropped', e => banner('The first ' + e.data + ' events of this session are no longer kept (the history is bounded).'));
   source.onerror = () => { if (!ui.importing) setMode('disconnected'); };
-  source.onopen = () => { reset(); ui.dirty = true; };
+  source.onopen = () => { reset(); redraw(); };
 }
 
 function setMode(mode) {
@@ -383,7 +523,7 @@ async function importFile(file) {
   for (const line of text.split('\n')) { const l = parse(line); if (l) apply(l); }
   setMode('imported ' + file.name);
   banner('Showing ' + file.name + '; live traffic is not shown. Reload the page to go back to live.');
-  ui.dirty = true;
+  redraw();
 }
 
 async function compose(ev) {
@@ -397,7 +537,7 @@ async function compose(ev) {
 
 async function start() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => show(b.dataset.view));
-  for (const f of document.querySelectorAll('.filters input')) f.addEventListener('input', () => { ui.dirty = true; });
+  for (const f of document.querySelectorAll('.filters input')) f.addEventListener('input', redraw);
   $('import').addEventListener('change', e => { if (e.target.files[0]) importFile(e.target.files[0]); });
   $('composer').addEventListener('submit', compose);
   const status = await (await fetch('status')).json();
@@ -407,7 +547,7 @@ async function start() {
   if (status.tap) ui.tapUrl = status.tap;
   setMode(status.mode);
   connect();
-  requestAnimationFrame(frameLoop);
+  redraw();
 }
 
 start();
