@@ -44,7 +44,7 @@ class LogFormatTest {
         RunningChild child = cleanup.register(agent(dir, Map.of("PORT", "0", "TASK_STORE", "memory",
                 "LOG_FORMAT", "json")).start());
         int port = Integer.parseInt(child.awaitLine(LISTENING, Duration.ofSeconds(30)).group(1));
-        // A refused request is logged (INFO, legate.a2a.server.jsonrpc.JsonRpcHandler).
+        // A refused request is logged (INFO, by the HTTP edge every binding shares: legate.a2a.server.http.Exchange).
         HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + port + "/")).header("Content-Type", "text/plain")
                 .header("A2A-Version", "1.0").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
@@ -55,7 +55,7 @@ class LogFormatTest {
         ObjectMapper json = new ObjectMapper();
         JsonNode record = json.readTree(line.group());
         assertThat(record.path("level").asText()).isEqualTo("INFO");
-        assertThat(record.path("logger").asText()).isEqualTo("legate.a2a.server.jsonrpc.JsonRpcHandler");
+        assertThat(record.path("logger").asText()).isEqualTo("legate.a2a.server.http.Exchange");
         assertThat(record.path("message").asText()).contains("-32005");
         assertThat(record.path("time").asText()).isNotEmpty();
         List<String> lines = child.output().lines().toList();
