@@ -240,7 +240,8 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         } catch (PeerForwarding.Unreachable e) {
             counter.count(method, A2aError.INTERNAL.code(), start);
             LOG.info("could not forward a gRPC {}: {}", method, e.getMessage());
-            response.onError(GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE, e.getMessage(), Map.of()));
+            response.onError(GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE, e.getMessage(),
+                    Map.of()));
         } catch (StatusRuntimeException peer) {
             counter.count(method, ServerMetrics.FORWARDED, start);
             response.onError(peer);

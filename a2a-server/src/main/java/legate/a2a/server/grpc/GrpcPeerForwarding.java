@@ -67,7 +67,8 @@ final class GrpcPeerForwarding {
      *
      * @throws PeerForwarding.Unreachable when the peer cannot be reached (the call is still open)
      */
-    void stream(URI peer, String method, Message request, Metadata headers, ServerCallStreamObserver<StreamResponse> call) {
+    void stream(URI peer, String method, Message request, Metadata headers,
+                ServerCallStreamObserver<StreamResponse> call) {
         HttpResponse<InputStream> answer = send(peer, method, request, headers);
         InputStream in = answer.body();
         Runnable hangUp = () -> closeQuietly(in);
@@ -82,8 +83,8 @@ final class GrpcPeerForwarding {
                         + peer + ") answered a stream with a single result");
             }
             new SseParser(MAX_REPLY_BYTES).parse(in, frame -> {
-                call.onNext((StreamResponse) read(ForwardedReply.result(frame.data().getBytes(StandardCharsets.UTF_8), peer, false),
-                        StreamResponse.newBuilder(), peer));
+                JsonNode result = ForwardedReply.result(frame.data().getBytes(StandardCharsets.UTF_8), peer, false);
+                call.onNext((StreamResponse) read(result, StreamResponse.newBuilder(), peer));
                 return true;
             });
             if (!call.isCancelled()) {
@@ -105,8 +106,8 @@ final class GrpcPeerForwarding {
         for (String key : headers.keys()) {
             // The metadata the credential schemes read (CallerInterceptor), less gRPC's own and the hop-by-hop headers.
             String name = key.toLowerCase(Locale.ROOT);
-            if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.startsWith("grpc-") || name.equals("content-type")
-                    || !PeerForwarding.forwards(name)) {
+            if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.startsWith("grpc-")
+                    || name.equals("content-type") || !PeerForwarding.forwards(name)) {
                 continue;
             }
             Iterable<String> values = headers.getAll(GrpcMetadata.ascii(key));

@@ -58,7 +58,8 @@ public final class PeerForwarding {
      * Sends the request, with {@code body} (null: none) and its own HTTP method, to {@code target} and relays its answer; blocks until the answer is over
      * or either side hangs up.
      *
-     * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached ({@link Unreachable}: nothing was written yet)
+     * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached
+     *     ({@link Unreachable}: nothing was written yet)
      */
     public void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
         HttpRequest.Builder out = HttpRequest.newBuilder(target).method(request.getMethod(), body == null
@@ -125,8 +126,8 @@ public final class PeerForwarding {
 
         Unreachable(URI target, IOException e) {
             super(A2aError.INTERNAL, "the instance of this agent that runs the conversation (" + target
-                    + ") cannot be reached: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "; once its lease expires another instance takes the"
-                    + " conversation over, so try again shortly");
+                    + ") cannot be reached: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                    + "; once its lease expires another instance takes the conversation over, so try again shortly");
             this.target = target;
         }
 
