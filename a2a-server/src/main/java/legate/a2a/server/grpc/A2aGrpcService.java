@@ -216,8 +216,9 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
                 return;
             }
             forwarded(method, start, response, () -> {
-                counter.count(method, ServerMetrics.FORWARDED, start);
+                // Counted once the relayed stream is over (its errors are the peer's, counted there).
                 elsewhere.accept(e.instanceUrl(), (ServerCallStreamObserver<StreamResponse>) response);
+                counter.count(method, ServerMetrics.FORWARDED, start);
             });
             return;
         } catch (RuntimeException e) {

@@ -104,10 +104,11 @@ final class GrpcPeerForwarding {
                 .POST(HttpRequest.BodyPublishers.ofString(JsonRpcCodec.requestJson(1, method, ProtoJson.print(request))))
                 .header("Content-Type", JSON);
         for (String key : headers.keys()) {
-            // The metadata the credential schemes read (CallerInterceptor), less gRPC's own and the hop-by-hop headers.
+            // The metadata the credential schemes read (CallerInterceptor), less gRPC's own and the hop-by-hop
+            // headers; accept-encoding is gRPC's framing choice, and a compressed JSON-RPC reply would not be read.
             String name = key.toLowerCase(Locale.ROOT);
-            if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.startsWith("grpc-")
-                    || name.equals("content-type") || !PeerForwarding.forwards(name)) {
+            if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.startsWith("grpc-") || name.equals("content-type")
+                    || name.equals("accept-encoding") || !PeerForwarding.forwards(name)) {
                 continue;
             }
             Iterable<String> values = headers.getAll(GrpcMetadata.ascii(key));
