@@ -1,19 +1,25 @@
 package legate.a2a.server.grpc;
 
 import com.google.protobuf.Empty;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.a2a.model.A2aMethods;
 import legate.a2a.model.grpc.GrpcErrorMapping;
 import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.Principal;
+import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.RunsElsewhere;
@@ -44,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * gRPC binding, each rpc one call of the handler as the principal {@link CallerInterceptor}
  * authenticated, its result the response message as it is (gRPC carries the proto itself, so
  * nothing is translated). An {@link A2aException} ends the call with the status
- * {@link GrpcErrorMapping} names; nothing else reaches the caller but INTERNAL.
+ * {@link GrpcErrorMapping} names; nothing else reaches the caller but INTERNAL. A call the handler
+ * finds belongs to a conversation another instance runs ({@link RunsElsewhere}: SendMessage,
+ * SendStreamingMessage, CancelTask) is carried out there ({@link GrpcPeerForwarding}).
  *
  * <p>A method the service does not have (another service, an unknown name) is answered
  * UNIMPLEMENTED by grpc-java itself, before anything here runs.
@@ -53,6 +61,7 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(A2aGrpcService.class);
 
     private final GrpcCallCounter counter;
+    private final GrpcPeerForwarding forwarding = new GrpcPeerForwarding();
     private final Set<GrpcEventStream> open = ConcurrentHashMap.newKeySet();
     // Set once the card (which names this listener's port) and the handler over it exist.
     private volatile RequestHandler handler;
@@ -67,12 +76,14 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
 
     @Override
     public void sendMessage(SendMessageRequest request, StreamObserver<SendMessageResponse> response) {
-        unary("SendMessage", response, () -> h().sendMessage(request, caller()));
+        unary("SendMessage", response, () -> h().sendMessage(request, caller()), peer ->
+                forwarding.unary(peer, A2aMethods.SEND_MESSAGE, request, headers(), SendMessageResponse.newBuilder()));
     }
 
     @Override
     public void sendStreamingMessage(SendMessageRequest request, StreamObserver<StreamResponse> response) {
-        stream("SendStreamingMessage", response, () -> h().sendStreamingMessage(request, caller()));
+        stream("SendStreamingMessage", response, () -> h().sendStreamingMessage(request, caller()), (peer, call) ->
+                forwarding.stream(peer, A2aMethods.SEND_STREAMING_MESSAGE, request, headers(), call));
     }
 
     @Override
@@ -87,14 +98,15 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
 
     @Override
     public void cancelTask(CancelTaskRequest request, StreamObserver<Task> response) {
-        unary("CancelTask", response, () -> h().cancelTask(request, caller()));
+        unary("CancelTask", response, () -> h().cancelTask(request, caller()), peer ->
+                forwarding.unary(peer, A2aMethods.CANCEL_TASK, request, headers(), Task.newBuilder()));
     }
 
     /** The resumable-streams extension: {@code last-event-id} metadata resumes after that event, as SSE's header does. */
     @Override
     public void subscribeToTask(SubscribeToTaskRequest request, StreamObserver<StreamResponse> response) {
-        String lastEventId = CallerInterceptor.HEADERS.get().get(GrpcMetadata.LAST_EVENT_ID);
-        stream("SubscribeToTask", response, () -> h().subscribeToTask(request, lastEventId, caller()));
+        String lastEventId = headers().get(GrpcMetadata.LAST_EVENT_ID);
+        stream("SubscribeToTask", response, () -> h().subscribeToTask(request, lastEventId, caller()), null);
     }
 
     @Override
@@ -155,11 +167,32 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         return CallerInterceptor.CALLER.get();
     }
 
+    private static Metadata headers() {
+        return CallerInterceptor.HEADERS.get();
+    }
+
     private <T> void unary(String method, StreamObserver<T> response, Supplier<T> call) {
+        unary(method, response, call, null);
+    }
+
+    /** @param elsewhere how the instance that runs the call's conversation answers it, null where none can */
+    private <T> void unary(String method, StreamObserver<T> response, Supplier<T> call, Function<URI, T> elsewhere) {
         long start = System.nanoTime();
         T result;
         try {
             result = call.get();
+        } catch (RunsElsewhere e) {
+            if (elsewhere == null) {
+                response.onError(failure(method, e, start));
+                return;
+            }
+            forwarded(method, start, response, () -> {
+                T answer = elsewhere.apply(e.instanceUrl());
+                counter.count(method, ServerMetrics.FORWARDED, start);
+                response.onNext(answer);
+                response.onCompleted();
+            });
+            return;
         } catch (RuntimeException e) {
             response.onError(failure(method, e, start));
             return;
@@ -170,11 +203,24 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         response.onCompleted();
     }
 
-    private void stream(String method, StreamObserver<StreamResponse> response, Supplier<Subscription> open) {
+    /** @param elsewhere how the instance that runs the call's conversation streams it, null where none can */
+    private void stream(String method, StreamObserver<StreamResponse> response, Supplier<Subscription> open,
+                        BiConsumer<URI, ServerCallStreamObserver<StreamResponse>> elsewhere) {
         long start = System.nanoTime();
         Subscription subscription;
         try {
             subscription = open.get();
+        } catch (RunsElsewhere e) {
+            if (elsewhere == null) {
+                response.onError(failure(method, e, start));
+                return;
+            }
+            forwarded(method, start, response, () -> {
+                // Counted once the relayed stream is over (its errors are the peer's, counted there).
+                elsewhere.accept(e.instanceUrl(), (ServerCallStreamObserver<StreamResponse>) response);
+                counter.count(method, ServerMetrics.FORWARDED, start);
+            });
+            return;
         } catch (RuntimeException e) {
             response.onError(failure(method, e, start));
             return;
@@ -182,6 +228,27 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         counter.count(method, ServerMetrics.OK, start);
         new GrpcEventStream((ServerCallStreamObserver<StreamResponse>) response, subscription,
                 A2aGrpcService::status, this.open).start();
+    }
+
+    /**
+     * A call carried out by another instance: counted as forwarded once it reached it, its errors
+     * then the peer's own statuses (counted there). One that cannot be reached is UNAVAILABLE naming
+     * it, the code gRPC clients retry on: its lease expires and another instance takes over.
+     */
+    private void forwarded(String method, long start, StreamObserver<?> response, Runnable call) {
+        try {
+            call.run();
+        } catch (PeerForwarding.Unreachable e) {
+            counter.count(method, A2aError.INTERNAL.code(), start);
+            LOG.info("could not forward a gRPC {}: {}", method, e.getMessage());
+            response.onError(GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE, e.getMessage(),
+                    Map.of()));
+        } catch (StatusRuntimeException peer) {
+            counter.count(method, ServerMetrics.FORWARDED, start);
+            response.onError(peer);
+        } catch (RuntimeException e) {
+            response.onError(failure(method, e, start));
+        }
     }
 
     private RuntimeException failure(String method, RuntimeException e, long start) {
@@ -195,12 +262,12 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
             return status(a2a);
         }
         if (e instanceof RunsElsewhere elsewhere) {
-            // The JSON-RPC binding forwards such a request to the instance that runs the conversation;
-            // the gRPC binding has no forwarding yet, so the caller is told to try again (the lease may move).
+            // Only the methods that start or cancel a turn are placed, and each of those forwards;
+            // should another ever be placed, its caller is told where, and to try again.
             counter.count(method, A2aError.INTERNAL.code(), start);
             return GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE,
                     "this conversation runs on another instance of the agent (" + elsewhere.instanceUrl()
-                            + "), which the gRPC binding does not forward to; call that instance", Map.of());
+                            + "), to which " + method + " is not forwarded; call that instance", Map.of());
         }
         LOG.error("internal error answering gRPC {}", method, e);
         counter.count(method, A2aError.INTERNAL.code(), start);

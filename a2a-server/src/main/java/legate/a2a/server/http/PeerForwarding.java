@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
 import legate.wire.trace.Tracing;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
@@ -57,31 +58,18 @@ public final class PeerForwarding {
      * Sends the request, with {@code body} (null: none) and its own HTTP method, to {@code target} and relays its answer; blocks until the answer is over
      * or either side hangs up.
      *
-     * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached (nothing was written yet)
+     * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached
+     *     ({@link Unreachable}: nothing was written yet)
      */
     public void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
         HttpRequest.Builder out = HttpRequest.newBuilder(target).method(request.getMethod(), body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         for (HttpField f : request.getHeaders()) {
-            if (!NOT_FORWARDED.contains(f.getLowerCaseName())) {
+            if (forwards(f.getLowerCaseName())) {
                 out.header(f.getName(), f.getValue());
             }
         }
-        out.header(FORWARDED, "1");
-        // W3C Trace Context: with tracing on, the peer's request span is a child of this request's
-        // (replacing the caller's traceparent, which would make the two siblings); off, nothing changes.
-        Tracing.propagator().inject(Context.current(), out, TRACE_HEADERS);
-        HttpResponse<InputStream> answer;
-        try {
-            answer = client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw A2aError.INTERNAL.exception("the instance of this agent that runs the conversation (" + target
-                    + ") cannot be reached: " + e.getMessage() + "; once its lease expires another instance takes the"
-                    + " conversation over, so try again shortly");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw A2aError.INTERNAL.exception("interrupted while forwarding to " + target);
-        }
+        HttpResponse<InputStream> answer = send(out, target);
         response.setStatus(answer.statusCode());
         answer.headers().map().forEach((name, values) -> {
             if (!NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) {
@@ -104,6 +92,48 @@ public final class PeerForwarding {
         } catch (IOException e) {
             // Either side hung up; closing the other one's stream (try-with-resources) tells it so.
             callback.failed(e);
+        }
+    }
+    /** Whether a request header (its lower-case name) goes along to the other instance: end-to-end ones do. */
+    public static boolean forwards(String lowerCaseName) {
+        return !NOT_FORWARDED.contains(lowerCaseName);
+    }
+
+    /**
+     * Sends a request, its headers already on {@code out}, to the instance at {@code target}, marked
+     * {@link #FORWARDED} and carrying this request's trace context; the answer's body is read as it arrives.
+     *
+     * @throws Unreachable when the other instance cannot be reached (nothing was answered yet)
+     */
+    public HttpResponse<InputStream> send(HttpRequest.Builder out, URI target) {
+        out.header(FORWARDED, "1");
+        // W3C Trace Context: with tracing on, the peer's request span is a child of this request's
+        // (replacing the caller's traceparent, which would make the two siblings); off, nothing changes.
+        Tracing.propagator().inject(Context.current(), out, TRACE_HEADERS);
+        try {
+            return client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new Unreachable(target, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw A2aError.INTERNAL.exception("interrupted while forwarding to " + target);
+        }
+    }
+
+    /** The instance that runs the conversation does not answer: -32603 naming it. */
+    public static final class Unreachable extends A2aException {
+        private final URI target;
+
+        Unreachable(URI target, IOException e) {
+            super(A2aError.INTERNAL, "the instance of this agent that runs the conversation (" + target
+                    + ") cannot be reached: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                    + "; once its lease expires another instance takes the conversation over, so try again shortly");
+            this.target = target;
+        }
+
+        /** The instance's URL. */
+        public URI target() {
+            return target;
         }
     }
 }

@@ -1,0 +1,178 @@
+package legate.a2a.server.grpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Message;
+import io.grpc.Context;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import legate.a2a.model.A2aError;
+import legate.a2a.model.A2aException;
+import legate.a2a.model.ProtoJson;
+import legate.a2a.model.grpc.GrpcErrorMapping;
+import legate.a2a.model.grpc.GrpcMetadata;
+import legate.a2a.server.http.PeerForwarding;
+import legate.wire.jsonrpc.JsonRpcCodec;
+import legate.wire.sse.SseParser;
+import lf.a2a.v1.StreamResponse;
+
+/**
+ * A gRPC call carried out by the instance that runs its conversation (README "Several instances").
+ * An instance announces the URL it answers JSON-RPC at, so the call is translated at this edge: the
+ * request message goes there as the JSON-RPC request of the same operation (ProtoJSON params), with
+ * the call's metadata as headers (the credential, A2A-Version, A2A-Extensions, traceparent) and
+ * {@link PeerForwarding}'s mark that stops a second hop; the reply comes back as the response
+ * message, or the SSE stream frame by frame as response messages, or the error as the status this
+ * binding answers it with.
+ *
+ * <p>The credential is checked again where the call is carried out, as the HTTP bindings' forwarded
+ * requests are: the receiving instance has already authenticated it, and forwarding never widens
+ * what a caller may do.
+ */
+final class GrpcPeerForwarding {
+    // A reply larger than this is refused, not buffered: a misbehaving peer cannot exhaust memory.
+    private static final int MAX_REPLY_BYTES = 64 << 20;
+    private static final String JSON = "application/json";
+    private volatile PeerForwarding http;
+
+    /**
+     * A unary call answered by the peer at {@code peer}: its result read into {@code reply}.
+     *
+     * @throws PeerForwarding.Unreachable when the peer cannot be reached
+     * @throws StatusRuntimeException the peer's error as this binding's status
+     */
+    @SuppressWarnings("unchecked")
+    <T extends Message> T unary(URI peer, String method, Message request, Metadata headers, Message.Builder reply) {
+        HttpResponse<InputStream> answer = send(peer, method, request, headers);
+        try (InputStream in = answer.body()) {
+            return (T) read(ForwardedReply.result(body(in), peer, stopping(answer)), reply, peer);
+        } catch (IOException e) {
+            throw cut(peer, e);
+        }
+    }
+
+    /**
+     * A streaming call answered by the peer: each SSE frame one response message, sent as it
+     * arrives. Blocks the calling thread until the stream is over; a client that cancels closes the
+     * upstream stream (A2A §3.5.2: the task goes on, only this stream ends).
+     *
+     * @throws PeerForwarding.Unreachable when the peer cannot be reached (the call is still open)
+     */
+    void stream(URI peer, String method, Message request, Metadata headers,
+                ServerCallStreamObserver<StreamResponse> call) {
+        HttpResponse<InputStream> answer = send(peer, method, request, headers);
+        InputStream in = answer.body();
+        Runnable hangUp = () -> closeQuietly(in);
+        call.setOnCancelHandler(hangUp);
+        // The cancel handler runs once this method returns; the context hears of a cancel at once.
+        Context.current().addListener(c -> hangUp.run(), Runnable::run);
+        try {
+            if (!answer.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                // Refused before its first event (a credential the peer does not accept): one JSON-RPC error.
+                ForwardedReply.result(body(in), peer, stopping(answer));
+                throw GrpcErrorMapping.exception(A2aError.INTERNAL, "the instance that runs the conversation ("
+                        + peer + ") answered a stream with a single result");
+            }
+            new SseParser(MAX_REPLY_BYTES).parse(in, frame -> {
+                JsonNode result = ForwardedReply.result(frame.data().getBytes(StandardCharsets.UTF_8), peer, false);
+                call.onNext((StreamResponse) read(result, StreamResponse.newBuilder(), peer));
+                return true;
+            });
+            if (!call.isCancelled()) {
+                call.onCompleted();
+            }
+        } catch (StatusRuntimeException e) {
+            end(call, e);
+        } catch (IOException e) {
+            end(call, cut(peer, e));
+        } finally {
+            hangUp.run();
+        }
+    }
+
+    private HttpResponse<InputStream> send(URI peer, String method, Message request, Metadata headers) {
+        HttpRequest.Builder out = HttpRequest.newBuilder(peer)
+                .POST(HttpRequest.BodyPublishers.ofString(JsonRpcCodec.requestJson(1, method, ProtoJson.print(request))))
+                .header("Content-Type", JSON);
+        for (String key : headers.keys()) {
+            // The metadata the credential schemes read (CallerInterceptor), less gRPC's own and the hop-by-hop
+            // headers; accept-encoding is gRPC's framing choice, and a compressed JSON-RPC reply would not be read.
+            String name = key.toLowerCase(Locale.ROOT);
+            if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.startsWith("grpc-") || name.equals("content-type")
+                    || name.equals("accept-encoding") || !PeerForwarding.forwards(name)) {
+                continue;
+            }
+            Iterable<String> values = headers.getAll(GrpcMetadata.ascii(key));
+            if (values != null) {
+                values.forEach(v -> out.header(name, v));
+            }
+        }
+        return forwarding().send(out, peer);
+    }
+
+    private static Message read(JsonNode result, Message.Builder into, URI peer) {
+        try {
+            return ProtoJson.read(result, "result", into).build();
+        } catch (A2aException e) {
+            throw GrpcErrorMapping.exception(A2aError.INTERNAL, "the instance that runs the conversation (" + peer
+                    + ") answered an unreadable result: " + e.getMessage());
+        }
+    }
+
+    private static byte[] body(InputStream in) throws IOException {
+        byte[] body = in.readNBytes(MAX_REPLY_BYTES + 1);
+        if (body.length > MAX_REPLY_BYTES) {
+            throw new IOException("its reply is larger than " + MAX_REPLY_BYTES + " bytes");
+        }
+        return body;
+    }
+
+    /** PROTOCOL (A2A §9): a draining JSON-RPC server answers 503; over gRPC that is UNAVAILABLE. */
+    private static boolean stopping(HttpResponse<?> answer) {
+        return answer.statusCode() == 503;
+    }
+
+    private static StatusRuntimeException cut(URI peer, IOException e) {
+        return GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.UNAVAILABLE,
+                "the answer of the instance that runs the conversation (" + peer + ") was cut: " + e.getMessage(),
+                Map.of());
+    }
+
+    private static void end(ServerCallStreamObserver<StreamResponse> call, StatusRuntimeException failure) {
+        // A cancelled call is over already; what ended the upstream stream was its own cancel.
+        if (!call.isCancelled()) {
+            call.onError(failure);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // Closing is how the upstream stream is hung up; nothing more to do if it fails.
+        }
+    }
+
+    private PeerForwarding forwarding() {
+        PeerForwarding f = http;
+        if (f == null) {
+            synchronized (this) {
+                f = http;
+                if (f == null) {
+                    f = new PeerForwarding();
+                    http = f;
+                }
+            }
+        }
+        return f;
+    }
+}
