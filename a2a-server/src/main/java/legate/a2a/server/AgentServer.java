@@ -314,7 +314,7 @@ public final class AgentServer implements AutoCloseable {
         this.retention = sweep;
         sweep.start();
         // The deliveries the last run left pending, and the webhooks of tasks still running.
-        pushing.start();
+        pushing.start(group);
         return port;
     }
 

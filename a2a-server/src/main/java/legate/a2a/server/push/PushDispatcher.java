@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 import legate.a2a.model.TaskStates;
 import legate.a2a.server.observe.ServerMetrics;
@@ -46,10 +47,15 @@ public final class PushDispatcher implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Resumes what the last run of the store left: every configuration whose task may still send, or has events unsent. */
-    void start() {
+    /**
+     * Resumes what the last run of the store left: every configuration {@code ours} accepts whose
+     * task may still send, or has events unsent.
+     */
+    void start(Predicate<StoredPushConfig> ours) {
         for (StoredPushConfig c : store.pushConfigsInFlight()) {
-            track(c).wake();
+            if (ours.test(c)) {
+                track(c).wake();
+            }
         }
     }
 
