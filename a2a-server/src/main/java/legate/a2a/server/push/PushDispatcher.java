@@ -74,6 +74,19 @@ public final class PushDispatcher implements AutoCloseable {
         return pump;
     }
 
+    /**
+     * The task's turn is about to run here: a pump for each of its configurations that has none
+     * here yet (one registered on an instance that is gone), from its stored cursor.
+     */
+    void adopt(String taskId) {
+        for (StoredPushConfig c : store.pushConfigs(taskId)) {
+            WebhookPump pump = new WebhookPump(this, c);
+            if (pumps.computeIfAbsent(taskId, id -> new ConcurrentHashMap<>()).putIfAbsent(c.id(), pump) == null) {
+                pump.wake();
+            }
+        }
+    }
+
     /** A configuration was deleted: its pump stops before its next attempt. */
     void removed(String taskId, String configId) {
         Map<String, WebhookPump> ofTask = pumps.get(taskId);

@@ -150,6 +150,15 @@ public final class PushNotifications implements AutoCloseable {
         }
     }
 
+    /**
+     * With several instances: a turn of {@code taskId} is about to run here, so its webhooks are
+     * this instance's to wake, those registered on an instance that has since gone included (its
+     * conversation was taken over by this one).
+     */
+    public void adopt(String taskId) {
+        dispatcher.adopt(taskId);
+    }
+
     /** PEER (@a2a-js/sdk 1.2.0): an unknown configuration is -32001, as an unknown task. */
     public TaskPushNotificationConfig get(String taskId, String id) {
         return store.pushConfigs(taskId).stream().filter(c -> c.id().equals(id)).findFirst()

@@ -129,7 +129,7 @@ public final class RequestHandler implements AutoCloseable {
         this.extendedCard = extendedCard;
         this.reading = new TaskReading(store);
         this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
-                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing), store, this.push);
+                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing), store, this.push, !group.alone());
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
         this.subscribing = new TaskSubscribing(reading, store, live, group);
     }

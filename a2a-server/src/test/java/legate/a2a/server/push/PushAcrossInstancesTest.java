@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *
  * <p>DEFECT: a webhook was woken only by the appends of the instance it was registered on, so one
  * registered through B for a task whose conversation runs on A got nothing; and every instance
- * resumed every pending delivery at start, so two instances restarting posted each event twice.
+ * resumed every pending delivery at start, so two instances restarting posted each event twice; and
+ * a reply to a parked task whose instance had gone ran where it landed, its webhook pumped by no one.
  */
 class PushAcrossInstancesTest {
     @RegisterExtension
@@ -100,6 +101,22 @@ class PushAcrossInstancesTest {
         assertThat(b.call("DeleteTaskPushNotificationConfig", "{\"taskId\":\"" + taskId + "\",\"id\":\"" + id + "\"}")
                 .has("error")).isFalse();
         assertThat(a.server.push().tracked()).isZero();
+    }
+
+    @Test
+    void aReplyToAGoneInstancesParkedTaskRunsWhereItLandsAndItsWebhookGetsTheTurn() throws Exception {
+        WebhookReceiver r = cleanup.register(new WebhookReceiver());
+        PushAgent a = instance(PushDeliveryTest.allowing(r));
+        PushAgent b = instance(PushDeliveryTest.allowing(r));
+        String taskId = PushAgent.taskId(a.send("ask", "{\"url\":\"" + r.url("/parked") + "\"}", false));
+        assertThat(PushDeliveryTest.kinds(r.next(2, WAIT))).hasSize(2);
+        a.server.stop();
+
+        // A is gone: B takes its conversation over, runs the reply, and pumps the webhook A registered.
+        assertThat(reply(b, taskId, "steps 3").get("result").get("task").get("status").get("state").asText())
+                .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(PushDeliveryTest.kinds(r.next(6, WAIT))).containsExactlyElementsOf(PushDeliveryTest.THREE_STEPS);
+        assertThat(r.next(Duration.ofMillis(500))).as("no event twice").isNull();
     }
 
     @Test
