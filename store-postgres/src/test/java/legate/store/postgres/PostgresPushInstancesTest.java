@@ -85,9 +85,13 @@ class PostgresPushInstancesTest {
     }
 
     private PostgresInstances join(PostgresTaskStore store, String id, int port) {
+        return join(store, id, port, RARE_BEAT, new UnsettledTasks(store, Clock.systemUTC()));
+    }
+
+    private PostgresInstances join(PostgresTaskStore store, String id, int port, Duration beat, UnsettledTasks unsettled) {
         PostgresInstances group = store.instances(new InstanceSettings(id,
-                p -> URI.create("http://127.0.0.1:" + p + "/"), LONG_TTL, RARE_BEAT));
-        group.join(port, new UnsettledTasks(store, Clock.systemUTC()));
+                p -> URI.create("http://127.0.0.1:" + p + "/"), LONG_TTL, beat));
+        group.join(port, unsettled);
         opened.push(group);
         return group;
     }
@@ -188,5 +192,35 @@ class PostgresPushInstancesTest {
         assertThat(of(posts, "/f")).containsExactly("statusUpdate TASK_STATE_WORKING", "statusUpdate TASK_STATE_COMPLETED");
         // A second instance's duplicate, or a post for the live peer's conversation, would come within this.
         assertThat(posted.poll(1, TimeUnit.SECONDS)).as("nothing posted twice, nothing of the live peer's").isNull();
+    }
+
+    /**
+     * The running task of an instance whose heartbeat stopped is failed by the instance that finds
+     * it lost, which delivers that FAILED event (and what the lost one left unsent) to the task's
+     * webhooks, though the lost instance pumped them.
+     */
+    @Test
+    void theInstanceThatFindsAnotherLostDeliversTheFailureOfItsTaskToItsWebhook() throws Exception {
+        DatabaseUrl url = server.freshDatabase();
+        InstanceTables tables = new InstanceTables(url);
+        int port = receiver();
+        PostgresTaskStore store = store(url);
+        UnsettledTasks unsettled = new UnsettledTasks(store, Clock.systemUTC());
+        PostgresInstances b = join(store, "b", 1001, Duration.ofMillis(150), unsettled);
+        PushNotifications notifications = new PushNotifications(
+                PushSettings.DEFAULT.withAllowed(AllowedHosts.parse("127.0.0.1:" + port)), store, Clock.systemUTC(),
+                new ServerMetrics(), null, new Random());
+        opened.push(notifications);
+        notifications.start(b);
+        unsettled.onEnded(notifications::adopt);
+        // An instance alive now, whose heartbeat stops: its task's first event was delivered, the second not.
+        tables.instance("gone-2", "http://10.0.0.8:41241/", 600, 0, "ctx-h");
+        Task h = task("t-h", "ctx-h", TaskState.TASK_STATE_WORKING, 1_700_000_000L, 0);
+        store.append(opened(1, h), true);
+        store.append(status(2, moved(h, TaskState.TASK_STATE_WORKING, 1)), true);
+        store.savePushConfig(config("t-h", port, "/h", 1));
+
+        assertThat(next(2)).containsExactly("/h statusUpdate TASK_STATE_WORKING", "/h statusUpdate TASK_STATE_FAILED");
+        assertThat(posted.poll(1, TimeUnit.SECONDS)).as("nothing posted twice").isNull();
     }
 }

@@ -79,6 +79,9 @@ public final class PushDispatcher implements AutoCloseable {
      * here yet (one registered on an instance that is gone), from its stored cursor.
      */
     void adopt(String taskId) {
+        if (closed) {
+            return;
+        }
         for (StoredPushConfig c : store.pushConfigs(taskId)) {
             WebhookPump pump = new WebhookPump(this, c);
             if (pumps.computeIfAbsent(taskId, id -> new ConcurrentHashMap<>()).putIfAbsent(c.id(), pump) == null) {
