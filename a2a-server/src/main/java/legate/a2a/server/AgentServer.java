@@ -194,12 +194,13 @@ public final class AgentServer implements AutoCloseable {
         int port = connector.getLocalPort();
         // The gRPC port is bound before the card is built, since the card names it (host:port).
         int grpcPort = -1;
+        UnsettledTasks unsettled = new UnsettledTasks(store, clock);
         try {
             if (grpc != null) {
                 grpcPort = grpc.start();
             }
             // Before serving: no caller may see a task WORKING that nothing will ever finish.
-            group.join(port, new UnsettledTasks(store, clock));
+            group.join(port, unsettled);
         } catch (IOException | RuntimeException e) {
             connector.close();
             if (grpc != null) {
@@ -227,6 +228,8 @@ public final class AgentServer implements AutoCloseable {
         PushNotifications pushing = new PushNotifications(pushSettings, store, clock, metrics,
                 card.getSupportedInterfacesCount() == 0 ? null : card.getSupportedInterfaces(0).getUrl(), new Random());
         this.push = pushing;
+        // A task of a lost instance failed here from now on: its webhooks are delivered from here.
+        unsettled.onEnded(pushing::adopt);
         RequestHandler h = new RequestHandler(executor, pushing.watching(store), card, extended, clock,
                 RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
                 telemetry.tracing(), pushing);
@@ -314,7 +317,7 @@ public final class AgentServer implements AutoCloseable {
         this.retention = sweep;
         sweep.start();
         // The deliveries the last run left pending, and the webhooks of tasks still running.
-        pushing.start();
+        pushing.start(group);
         return port;
     }
 

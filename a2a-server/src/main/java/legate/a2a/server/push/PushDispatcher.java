@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 import legate.a2a.model.TaskStates;
 import legate.a2a.server.observe.ServerMetrics;
@@ -46,10 +47,15 @@ public final class PushDispatcher implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Resumes what the last run of the store left: every configuration whose task may still send, or has events unsent. */
-    void start() {
+    /**
+     * Resumes what the last run of the store left: every configuration {@code ours} accepts whose
+     * task may still send, or has events unsent.
+     */
+    void start(Predicate<StoredPushConfig> ours) {
         for (StoredPushConfig c : store.pushConfigsInFlight()) {
-            track(c).wake();
+            if (ours.test(c)) {
+                track(c).wake();
+            }
         }
     }
 
@@ -66,6 +72,22 @@ public final class PushDispatcher implements AutoCloseable {
             before.remove();
         }
         return pump;
+    }
+
+    /**
+     * The task's turn is about to run here: a pump for each of its configurations that has none
+     * here yet (one registered on an instance that is gone), from its stored cursor.
+     */
+    void adopt(String taskId) {
+        if (closed) {
+            return;
+        }
+        for (StoredPushConfig c : store.pushConfigs(taskId)) {
+            WebhookPump pump = new WebhookPump(this, c);
+            if (pumps.computeIfAbsent(taskId, id -> new ConcurrentHashMap<>()).putIfAbsent(c.id(), pump) == null) {
+                pump.wake();
+            }
+        }
     }
 
     /** A configuration was deleted: its pump stops before its next attempt. */

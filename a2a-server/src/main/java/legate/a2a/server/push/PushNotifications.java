@@ -12,6 +12,7 @@ import java.util.random.RandomGenerator;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.TaskStore;
 import lf.a2a.v1.ListTaskPushNotificationConfigsResponse;
@@ -65,9 +66,29 @@ public final class PushNotifications implements AutoCloseable {
         return new PushingTaskStore(store, dispatcher);
     }
 
-    /** Resumes the deliveries the last run left pending. */
+    /** Resumes the deliveries the last run left pending, alone on the store. */
     public void start() {
-        dispatcher.start();
+        start(InstanceGroup.ALONE);
+    }
+
+    /**
+     * Resumes the deliveries left pending that are this instance's to make, once {@code group}
+     * has been joined. Alone on the store, all of them. In a group, every instance starts over the
+     * same table, and each resuming every row would post each pending event once per instance:
+     * a configuration is resumed only by the instance that wins its task's conversation lease
+     * ({@link InstanceGroup#runnerElsewhere}, an atomic claim that a live peer keeps and a gone
+     * instance loses), the same rule that decides which instance fails a task left running, and
+     * the instance whose appends will wake the webhook for the conversation's next turns.
+     */
+    public void start(InstanceGroup group) {
+        dispatcher.start(group.alone() ? c -> true : c -> claimed(group, c));
+    }
+
+    private boolean claimed(InstanceGroup group, StoredPushConfig config) {
+        // A task not stored yet is a live peer's new one, its first event still on its way to the
+        // store: the peer that registered the configuration pumps it.
+        return store.load(config.taskId())
+                .map(t -> group.runnerElsewhere(t.task().getContextId()).isEmpty()).orElse(false);
     }
 
     /**
@@ -127,6 +148,15 @@ public final class PushNotifications implements AutoCloseable {
             throw A2aError.INVALID_PARAMS.exception("task " + taskId + " has " + MAX_CONFIGS_PER_TASK
                     + " push notification configurations already, the most it may have; delete one first");
         }
+    }
+
+    /**
+     * With several instances: a turn of {@code taskId} is about to run here, so its webhooks are
+     * this instance's to wake, those registered on an instance that has since gone included (its
+     * conversation was taken over by this one).
+     */
+    public void adopt(String taskId) {
+        dispatcher.adopt(taskId);
     }
 
     /** PEER (@a2a-js/sdk 1.2.0): an unknown configuration is -32001, as an unknown task. */

@@ -22,8 +22,11 @@ final class MessageSending {
     private final TaskStore store;
     /** Null when the agent sends no push notifications. */
     private final PushNotifications push;
+    /** Other instances share the store: a continued task's webhooks may have been pumped by one now gone. */
+    private final boolean grouped;
 
-    MessageSending(TurnLauncher launcher, TaskStore store, PushNotifications push) {
+    MessageSending(TurnLauncher launcher, TaskStore store, PushNotifications push, boolean grouped) {
+        this.grouped = grouped;
         this.launcher = launcher;
         this.store = store;
         this.push = push;
@@ -83,7 +86,7 @@ final class MessageSending {
         }
         SendMessageConfiguration configuration = request.getConfiguration();
         if (!configuration.hasTaskPushNotificationConfig()) {
-            return launcher.open(message, configuration, answersWithFirstEvent, owner);
+            return adoptingWebhooks(launcher.open(message, configuration, answersWithFirstEvent, owner), message);
         }
         if (push == null) {
             throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
@@ -95,13 +98,26 @@ final class MessageSending {
                 .isPresent()) {
             push.requireRoom(message.getTaskId(), configuration.getTaskPushNotificationConfig().getId());
         }
-        TurnLauncher.Turn turn = launcher.open(message, configuration, answersWithFirstEvent, owner);
+        TurnLauncher.Turn turn = adoptingWebhooks(launcher.open(message, configuration, answersWithFirstEvent, owner),
+                message);
         String taskId = turn.run().taskId();
         // PROTOCOL (A2A §3.1.1, §4.3): the inline configuration is registered on the task the message
         // opens or continues, before its turn runs, so it receives every event of the turn (a new
         // task's first Task included). Not launched yet: the task's log ends where the stored task does.
         long afterSeq = store.load(taskId).map(StoredTask::lastSeq).orElse(0L);
         push.register(configuration.getTaskPushNotificationConfig(), taskId, afterSeq);
+        return turn;
+    }
+
+    /**
+     * A turn opened here continues a task whose conversation may have been leased to an instance
+     * that is gone: that instance pumped the task's webhooks, and this one, whose appends the turn's
+     * events now are, takes them over before the turn runs. Alone on a store, every pump is here.
+     */
+    private TurnLauncher.Turn adoptingWebhooks(TurnLauncher.Turn turn, Message message) {
+        if (push != null && grouped && !message.getTaskId().isEmpty()) {
+            push.adopt(turn.run().taskId());
+        }
         return turn;
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.a2a.model.TaskStates;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.Principal;
 import legate.a2a.server.observe.ServerMetrics;
@@ -56,6 +57,7 @@ public final class RequestHandler implements AutoCloseable {
     private final TaskSubscribing subscribing;
     /** Null: this agent sends no push notifications, and every push method answers -32003. */
     private final PushNotifications push;
+    private final InstanceGroup group;
 
     /** The operations of an instance alone on its store, with no extended card and no limit per caller. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
@@ -120,13 +122,14 @@ public final class RequestHandler implements AutoCloseable {
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
                           InstanceGroup group, ServerMetrics metrics, Tracing tracing, PushNotifications push) {
         this.push = card.getCapabilities().getPushNotifications() ? push : null;
+        this.group = group;
         LiveTurns live = new LiveTurns();
         this.live = live;
         this.card = card;
         this.extendedCard = extendedCard;
         this.reading = new TaskReading(store);
         this.sending = new MessageSending(new TurnLauncher(executor, store, reading, clock, ids, cancelWait, turns,
-                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing), store, this.push);
+                live, group, new TurnQuota(maxTasksPerPrincipal), metrics, tracing), store, this.push, !group.alone());
         this.cancelling = new TaskCancelling(executor, store, reading, live, clock, cancelWait, group);
         this.subscribing = new TaskSubscribing(reading, store, live, group);
     }
@@ -247,13 +250,14 @@ public final class RequestHandler implements AutoCloseable {
     public TaskPushNotificationConfig createPushConfig(TaskPushNotificationConfig config, Principal caller) {
         PushNotifications p = requirePush();
         StoredTask task = ownedTask(config.getTaskId(), caller);
+        webhooksLiveHere(task);
         return p.register(config, task.task().getId(), task.lastSeq());
     }
 
     /** GetTaskPushNotificationConfig (A2A §3.1.8): an unknown configuration is -32001, as an unknown task. */
     public TaskPushNotificationConfig getPushConfig(GetTaskPushNotificationConfigRequest request, Principal caller) {
         PushNotifications p = requirePush();
-        ownedTask(request.getTaskId(), caller);
+        webhooksLiveHere(ownedTask(request.getTaskId(), caller));
         return p.get(request.getTaskId(), requiredId(request.getId()));
     }
 
@@ -261,14 +265,14 @@ public final class RequestHandler implements AutoCloseable {
     public ListTaskPushNotificationConfigsResponse listPushConfigs(ListTaskPushNotificationConfigsRequest request,
                                                                   Principal caller) {
         PushNotifications p = requirePush();
-        ownedTask(request.getTaskId(), caller);
+        webhooksLiveHere(ownedTask(request.getTaskId(), caller));
         return p.list(request.getTaskId(), request.getPageSize(), request.getPageToken());
     }
 
     /** DeleteTaskPushNotificationConfig (A2A §3.1.10): idempotent; its webhook gets nothing more. */
     public void deletePushConfig(DeleteTaskPushNotificationConfigRequest request, Principal caller) {
         PushNotifications p = requirePush();
-        ownedTask(request.getTaskId(), caller);
+        webhooksLiveHere(ownedTask(request.getTaskId(), caller));
         p.delete(request.getTaskId(), requiredId(request.getId()));
     }
 
@@ -278,6 +282,24 @@ public final class RequestHandler implements AutoCloseable {
             throw A2aError.INVALID_PARAMS.exception("taskId (the task the push notification configuration is for) is required");
         }
         return reading.storedWithSeq(taskId, caller.owner());
+    }
+
+    /**
+     * With several instances, a task's webhooks are pumped by the instance its events are appended
+     * on, the one that holds its conversation's lease: only that instance's appends wake them. A
+     * push method for a task still running (or parked) in a conversation another live instance
+     * holds is therefore carried out there ({@link RunsElsewhere}, before anything changes), as a
+     * cancel is; one whose conversation has no live holder is leased here, so its next turn runs
+     * where its webhook is. A terminal task gets no more events: any instance answers for it.
+     */
+    private void webhooksLiveHere(StoredTask stored) {
+        Task task = stored.task();
+        if (group.alone() || live.get(task.getId()) != null || TaskStates.isTerminal(task.getStatus().getState())) {
+            return;
+        }
+        group.runnerElsewhere(task.getContextId()).ifPresent(url -> {
+            throw new RunsElsewhere(task.getContextId(), url);
+        });
     }
 
     private static String requiredId(String id) {

@@ -1,6 +1,7 @@
 package legate.a2a.server.task;
 
 import java.time.Clock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,10 +22,22 @@ public final class UnsettledTasks {
 
     private final TaskStore store;
     private final Clock clock;
+    private volatile Consumer<String> ended = taskId -> {
+    };
 
     public UnsettledTasks(TaskStore store, Clock clock) {
         this.store = store;
         this.clock = clock;
+    }
+
+    /**
+     * Calls {@code then} with the id of each task this ends from now on, once its FAILED event is
+     * stored. The server hands the task's webhooks to the push dispatcher so: in a group, the task
+     * of a lost instance is failed by whichever instance found it lost, whose dispatcher does not
+     * pump the task's webhooks yet (the lost instance did).
+     */
+    public void onEnded(Consumer<String> then) {
+        this.ended = then;
     }
 
     /** Fails every unsettled task, each event durable before this returns; returns how many. */
@@ -64,6 +77,7 @@ public final class UnsettledTasks {
         try {
             // Acknowledge after commit: the FAILED event is durable before any caller can read the task.
             store.append(failed, true);
+            ended.accept(failed.taskId());
             return true;
         } catch (IllegalStateException e) {
             // Not the task's next event: another instance appended to it first (it ended it too, or its run went on).

@@ -16,6 +16,7 @@ import legate.a2a.server.RequestContext;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.testsupport.Cleanup;
 import legate.wire.json.WireJson;
@@ -40,6 +41,11 @@ final class PushAgent {
     }
 
     PushAgent(Cleanup cleanup, PushSettings push, TaskStore store) throws Exception {
+        this(cleanup, push, store, InstanceGroup.ALONE);
+    }
+
+    /** One instance of {@code group} on {@code store}. */
+    PushAgent(Cleanup cleanup, PushSettings push, TaskStore store, InstanceGroup group) throws Exception {
         AgentExecutor executor = new AgentExecutor() {
             @Override
             public void execute(RequestContext ctx, EventSink events) throws Exception {
@@ -64,7 +70,7 @@ final class PushAgent {
         };
         server = AgentServer.create(ServerConfig.loopback(0).withPush(push),
                 p -> LegateCards.jsonRpc("pusher", "d", "http://127.0.0.1:" + p + "/").build(), executor, store,
-                Clock.systemUTC());
+                Clock.systemUTC(), group);
         port = cleanup.start("the pushing agent", server, AgentServer::start, AgentServer::openStreams);
     }
 

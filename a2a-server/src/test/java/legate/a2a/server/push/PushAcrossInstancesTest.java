@@ -1,0 +1,143 @@
+package legate.a2a.server.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
+import legate.a2a.server.task.TaskStore;
+import legate.a2a.server.task.UnsettledTasks;
+import legate.testsupport.Cleanup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Push notifications with several instances on one store (README "Several instances"), in
+ * process, on real loopback sockets, the instances' conversation leases kept as PostgreSQL keeps
+ * them: an atomic claim, kept by a live holder, taken over from a gone one.
+ *
+ * <p>DEFECT: a webhook was woken only by the appends of the instance it was registered on, so one
+ * registered through B for a task whose conversation runs on A got nothing; and every instance
+ * resumed every pending delivery at start, so two instances restarting posted each event twice; and
+ * a reply to a parked task whose instance had gone ran where it landed, its webhook pumped by no one.
+ */
+class PushAcrossInstancesTest {
+    @RegisterExtension
+    final Cleanup cleanup = new Cleanup();
+    private static final Duration WAIT = PushDeliveryTest.WAIT;
+
+    private final TaskStore shared = new InMemoryTaskStore();
+    private final Map<String, URI> leases = new ConcurrentHashMap<>();
+    private final Set<URI> live = ConcurrentHashMap.newKeySet();
+
+    /** One instance: a conversation runs where its lease is; a gone holder's lease is taken over. */
+    private final class Instance implements InstanceGroup {
+        private volatile URI self;
+
+        @Override
+        public void join(int boundPort, UnsettledTasks unsettled) {
+            self = URI.create("http://127.0.0.1:" + boundPort + "/");
+            live.add(self);
+        }
+
+        @Override
+        public Optional<URI> runnerElsewhere(String contextId) {
+            URI holder = leases.compute(contextId, (c, h) -> h == null || !live.contains(h) ? self : h);
+            return holder.equals(self) ? Optional.empty() : Optional.of(holder);
+        }
+
+        @Override
+        public Watch watch(String taskId, Runnable appended) {
+            return () -> {
+            };
+        }
+
+        @Override
+        public void close() {
+            live.remove(self);
+        }
+    }
+
+    private PushAgent instance(PushSettings push) throws Exception {
+        return new PushAgent(cleanup, push, shared, new Instance());
+    }
+
+    private static JsonNode reply(PushAgent to, String taskId, String text) throws Exception {
+        return to.call("SendMessage", "{\"message\":{\"messageId\":\"m-" + System.nanoTime()
+                + "\",\"role\":\"ROLE_USER\",\"taskId\":\"" + taskId + "\",\"parts\":[{\"text\":\"" + text + "\"}]}}");
+    }
+
+    @Test
+    void aWebhookRegisteredThroughBForATaskOnAGetsEveryEventOnce() throws Exception {
+        WebhookReceiver r = cleanup.register(new WebhookReceiver());
+        PushAgent a = instance(PushDeliveryTest.allowing(r));
+        PushAgent b = instance(PushDeliveryTest.allowing(r));
+        String taskId = PushAgent.taskId(a.send("ask", null, false));
+
+        // B forwards the registration to A, which holds the conversation and will append its events.
+        JsonNode created = b.call("CreateTaskPushNotificationConfig",
+                "{\"taskId\":\"" + taskId + "\",\"url\":\"" + r.url("/across") + "\"}").get("result");
+        assertThat(created.get("taskId").asText()).isEqualTo(taskId);
+        String id = created.get("id").asText();
+        assertThat(b.call("GetTaskPushNotificationConfig", "{\"taskId\":\"" + taskId + "\",\"id\":\"" + id + "\"}")
+                .get("result").get("url").asText()).isEqualTo(r.url("/across"));
+        assertThat(b.call("ListTaskPushNotificationConfigs", "{\"taskId\":\"" + taskId + "\"}")
+                .get("result").get("configs")).hasSize(1);
+
+        // The reply reaches B too, which forwards it to A (a conversation runs where it lives).
+        assertThat(reply(b, taskId, "steps 3").get("result").get("task").get("status").get("state").asText())
+                .isEqualTo("TASK_STATE_COMPLETED");
+        // PROTOCOL (A2A §4.3): every event after the registration, in the order of the task's log, once.
+        assertThat(PushDeliveryTest.kinds(r.next(6, WAIT))).containsExactlyElementsOf(PushDeliveryTest.THREE_STEPS);
+        assertThat(r.next(Duration.ofMillis(500))).as("no event twice").isNull();
+
+        // Deleted through B: A's pump goes, and the next turn's events go nowhere.
+        assertThat(b.call("DeleteTaskPushNotificationConfig", "{\"taskId\":\"" + taskId + "\",\"id\":\"" + id + "\"}")
+                .has("error")).isFalse();
+        assertThat(a.server.push().tracked()).isZero();
+    }
+
+    @Test
+    void aReplyToAGoneInstancesParkedTaskRunsWhereItLandsAndItsWebhookGetsTheTurn() throws Exception {
+        WebhookReceiver r = cleanup.register(new WebhookReceiver());
+        PushAgent a = instance(PushDeliveryTest.allowing(r));
+        PushAgent b = instance(PushDeliveryTest.allowing(r));
+        String taskId = PushAgent.taskId(a.send("ask", "{\"url\":\"" + r.url("/parked") + "\"}", false));
+        assertThat(PushDeliveryTest.kinds(r.next(2, WAIT))).hasSize(2);
+        a.server.stop();
+
+        // A is gone: B takes its conversation over, runs the reply, and pumps the webhook A registered.
+        assertThat(reply(b, taskId, "steps 3").get("result").get("task").get("status").get("state").asText())
+                .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(PushDeliveryTest.kinds(r.next(6, WAIT))).containsExactlyElementsOf(PushDeliveryTest.THREE_STEPS);
+        assertThat(r.next(Duration.ofMillis(500))).as("no event twice").isNull();
+    }
+
+    @Test
+    void twoInstancesRestartingOverPendingDeliveriesMakeEachOnce() throws Exception {
+        WebhookReceiver down = new WebhookReceiver();
+        int port = down.port();
+        down.close();
+        // A slow backoff: the first run makes one attempt or two before it stops, far from the last one.
+        PushSettings slow = PushDeliveryTest.allowing(down)
+                .withPolicy(PushPolicy.DEFAULT.withBackoff(Duration.ofSeconds(2), Duration.ofSeconds(5)));
+        PushAgent first = instance(slow);
+        PushAgent.taskId(first.send("steps 3", "{\"url\":\"http://127.0.0.1:" + port + "/hook\"}", false));
+        first.server.stop();
+        assertThat(shared.pushConfigsInFlight()).as("deliveries left pending").hasSize(1);
+
+        WebhookReceiver up = cleanup.register(new WebhookReceiver(port));
+        PushSettings fast = PushDeliveryTest.allowing(up);
+        // The first run is gone: one of the two claims its conversation and resumes, the other leaves it.
+        instance(fast);
+        instance(fast);
+        assertThat(PushDeliveryTest.kinds(up.next(6, WAIT))).containsExactlyElementsOf(PushDeliveryTest.THREE_STEPS);
+        assertThat(up.next(Duration.ofMillis(800))).as("no event posted by both instances").isNull();
+    }
+}
