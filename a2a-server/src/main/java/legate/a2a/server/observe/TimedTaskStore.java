@@ -1,8 +1,8 @@
 package legate.a2a.server.observe;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.StoredPushConfig;
 import legate.a2a.server.task.StoredTask;
@@ -15,12 +15,11 @@ import legate.a2a.server.task.TaskStore;
  * A {@link TaskStore} whose appends and reads are timed into {@link ServerMetrics}, whatever keeps
  * the tasks (memory, SQLite, PostgreSQL). An append that asks for durability includes its commit.
  */
-public final class TimedTaskStore implements TaskStore {
-    private final TaskStore store;
+public final class TimedTaskStore extends ForwardingTaskStore {
     private final ServerMetrics metrics;
 
     public TimedTaskStore(TaskStore store, ServerMetrics metrics) {
-        this.store = store;
+        super(store);
         this.metrics = metrics;
     }
 
@@ -65,16 +64,6 @@ public final class TimedTaskStore implements TaskStore {
     }
 
     @Override
-    public List<StoredTask> unsettled() {
-        return store.unsettled();
-    }
-
-    @Override
-    public int deleteTerminalBefore(Instant cutoff) {
-        return store.deleteTerminalBefore(cutoff);
-    }
-
-    @Override
     public Optional<String> contextOwner(String contextId) {
         long start = System.nanoTime();
         try {
@@ -85,26 +74,6 @@ public final class TimedTaskStore implements TaskStore {
     }
 
     @Override
-    public String claimContext(String contextId, String owner) {
-        return store.claimContext(contextId, owner);
-    }
-
-    @Override
-    public Optional<String> contextState(String contextId) {
-        return store.contextState(contextId);
-    }
-
-    @Override
-    public void saveContextState(String contextId, String state) {
-        store.saveContextState(contextId, state);
-    }
-
-    @Override
-    public void savePushConfig(StoredPushConfig config) {
-        store.savePushConfig(config);
-    }
-
-    @Override
     public List<StoredPushConfig> pushConfigs(String taskId) {
         long start = System.nanoTime();
         try {
@@ -112,25 +81,5 @@ public final class TimedTaskStore implements TaskStore {
         } finally {
             metrics.storeRead(System.nanoTime() - start);
         }
-    }
-
-    @Override
-    public boolean deletePushConfig(String taskId, String configId) {
-        return store.deletePushConfig(taskId, configId);
-    }
-
-    @Override
-    public void savePushProgress(StoredPushConfig progress) {
-        store.savePushProgress(progress);
-    }
-
-    @Override
-    public List<StoredPushConfig> pushConfigsInFlight() {
-        return store.pushConfigsInFlight();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.LegateCards;
+import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.LoggedEvent;
@@ -51,11 +52,9 @@ class FollowingAcrossInstancesTest {
     private final List<String> ranOn = new CopyOnWriteArrayList<>();
 
     /** The shared store, announcing each append to every instance's watchers of the task. */
-    private final class Announcing implements TaskStore {
-        private final TaskStore store;
-
+    private final class Announcing extends ForwardingTaskStore {
         Announcing(TaskStore store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
@@ -64,76 +63,6 @@ class FollowingAcrossInstancesTest {
             for (Runnable w : watchers.getOrDefault(event.taskId(), Set.of())) {
                 announcements.execute(w);
             }
-        }
-
-        @Override
-        public Optional<StoredTask> load(String taskId) {
-            return store.load(taskId);
-        }
-
-        @Override
-        public void savePushConfig(StoredPushConfig config) {
-            store.savePushConfig(config);
-        }
-
-        @Override
-        public List<StoredPushConfig> pushConfigs(String taskId) {
-            return store.pushConfigs(taskId);
-        }
-
-        @Override
-        public boolean deletePushConfig(String taskId, String configId) {
-            return store.deletePushConfig(taskId, configId);
-        }
-
-        @Override
-        public void savePushProgress(StoredPushConfig progress) {
-            store.savePushProgress(progress);
-        }
-
-        @Override
-        public List<StoredPushConfig> pushConfigsInFlight() {
-            return store.pushConfigsInFlight();
-        }
-
-        @Override
-        public List<LoggedEvent> eventsAfter(String taskId, long afterSeq) {
-            return store.eventsAfter(taskId, afterSeq);
-        }
-
-        @Override
-        public TaskPage list(TaskQuery query) {
-            return store.list(query);
-        }
-
-        @Override
-        public List<StoredTask> unsettled() {
-            return store.unsettled();
-        }
-
-        @Override
-        public int deleteTerminalBefore(Instant cutoff) {
-            return store.deleteTerminalBefore(cutoff);
-        }
-
-        @Override
-        public Optional<String> contextOwner(String contextId) {
-            return store.contextOwner(contextId);
-        }
-
-        @Override
-        public String claimContext(String contextId, String owner) {
-            return store.claimContext(contextId, owner);
-        }
-
-        @Override
-        public Optional<String> contextState(String contextId) {
-            return store.contextState(contextId);
-        }
-
-        @Override
-        public void saveContextState(String contextId, String state) {
-            store.saveContextState(contextId, state);
         }
     }
 
