@@ -119,7 +119,9 @@ public final class RestHandler extends Handler.Abstract {
         }
         try {
             JsonNode body = WireJson.mapper().createObjectNode();
-            if (!"GET".equals(request.getMethod())) {
+            // PROTOCOL (A2A §11.3): GET and DELETE carry their fields in the path and query, never a body,
+            // so neither needs a Content-Type (the TCK's DELETE sends none, and no Content-Length).
+            if (!"GET".equals(request.getMethod()) && !"DELETE".equals(request.getMethod())) {
                 body = readBody(x);
             }
             x.checkVersion();

@@ -281,6 +281,19 @@ class RestBindingTest {
         assertError(post("/tasks/nope:subscribe", null), 404, "NOT_FOUND", "TASK_NOT_FOUND");
     }
 
+    // DEFECT (found by the official TCK, PUSH-DEL-001): a DELETE sent with neither a body, a Content-Type
+    // nor a Content-Length (as Python's httpx sends it) was refused 415; GET and DELETE carry no body.
+    @Test
+    void aDeleteWithoutBodyOrContentTypeReachesTheHandler() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", base.getPort())) {
+            socket.getOutputStream().write(("DELETE /a2a/tasks/t1/pushNotificationConfigs/c1 HTTP/1.1\r\n"
+                    + "Host: 127.0.0.1\r\nA2A-Version: 1.0\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 404").contains("TASK_NOT_FOUND").doesNotContain("Content-Type must be");
+        }
+    }
+
     @Test
     void pushConfigurationPathsReachTheHandlerAndTheExtendedCardIsRefusedAsTheCardSays() throws Exception {
         // PROTOCOL (A2A §11.3): the push paths; an unknown task is 404 on each.
