@@ -21,9 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,10 +32,9 @@ import legate.a2a.server.auth.BearerTokens;
 import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.auth.TokensFile;
 import legate.a2a.server.card.LegateCards;
+import legate.a2a.server.task.SharedLeases;
 import legate.a2a.server.task.InMemoryTaskStore;
-import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
-import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
 import lf.a2a.v1.A2AServiceGrpc;
 import lf.a2a.v1.CancelTaskRequest;
@@ -67,38 +63,12 @@ class GrpcForwardingAcrossInstancesTest {
     @TempDir
     Path dir;
 
-    private final Map<String, URI> leases = new ConcurrentHashMap<>();
+    private final SharedLeases leases = new SharedLeases();
     private final TaskStore shared = new InMemoryTaskStore();
     /** "instance:text" of every turn, in order. */
     private final List<String> ranOn = new CopyOnWriteArrayList<>();
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
-
-    /** One instance: a conversation runs where it was first leased. */
-    private final class Instance implements InstanceGroup {
-        private volatile URI self;
-
-        @Override
-        public void join(int boundPort, UnsettledTasks unsettled) {
-            self = URI.create("http://127.0.0.1:" + boundPort + "/");
-        }
-
-        @Override
-        public Optional<URI> runnerElsewhere(String contextId) {
-            URI holder = leases.computeIfAbsent(contextId, c -> self);
-            return holder.equals(self) ? Optional.empty() : Optional.of(holder);
-        }
-
-        @Override
-        public Watch watch(String taskId, Runnable appended) {
-            return () -> {
-            };
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     /**
      * "ask": INPUT_REQUIRED; "gated": WORKING, then COMPLETED once the test opens the gate; "hold":
@@ -131,7 +101,7 @@ class GrpcForwardingAcrossInstancesTest {
                     }
                     events.status(ctx.cancel().isRequested() ? TaskState.TASK_STATE_CANCELED
                             : TaskState.TASK_STATE_COMPLETED, null);
-                }, shared, Clock.systemUTC(), new Instance());
+                }, shared, Clock.systemUTC(), leases.instance());
         cleanup.start("instance " + name, server, AgentServer::start, AgentServer::openStreams);
         cleanup.register(release::countDown);
         return server;
@@ -163,7 +133,7 @@ class GrpcForwardingAcrossInstancesTest {
 
     private URI leasedTo(AgentServer server, String contextId) {
         URI url = URI.create("http://127.0.0.1:" + server.port() + "/");
-        leases.put(contextId, url);
+        leases.hold(contextId, url);
         return url;
     }
 
@@ -257,7 +227,7 @@ class GrpcForwardingAcrossInstancesTest {
         AgentServer b = b();
         leasedTo(a, "ctx-a");
         URI gone = deadUrl();
-        leases.put("ctx-gone", gone);
+        leases.hold("ctx-gone", gone);
 
         // Carol is known to B only: B forwards her call, A refuses it as it would refuse her there.
         expect(() -> stub(b, CAROL).sendMessage(send(inContext("ctx-a", "hi"))), Status.Code.UNAUTHENTICATED,
@@ -274,7 +244,7 @@ class GrpcForwardingAcrossInstancesTest {
     void anInstanceThatCannotBeReachedIsUnavailableNamingIt() throws Exception {
         AgentServer b = b();
         URI gone = deadUrl();
-        leases.put("ctx-gone", gone);
+        leases.hold("ctx-gone", gone);
 
         for (Runnable call : List.<Runnable>of(
                 () -> stub(b, ALICE).sendMessage(send(inContext("ctx-gone", "hi"))),

@@ -2,31 +2,20 @@ package legate.a2a.server.jsonrpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.card.LegateCards;
+import legate.a2a.server.task.SharedLeases;
 import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
-import legate.a2a.server.task.InstanceGroup;
-import legate.a2a.server.task.LoggedEvent;
-import legate.a2a.server.task.StoredPushConfig;
-import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
-import legate.a2a.server.task.TaskPage;
-import legate.a2a.server.task.TaskQuery;
 import legate.a2a.server.task.TaskStore;
-import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
@@ -44,8 +33,7 @@ class FollowingAcrossInstancesTest {
     @RegisterExtension
     final Cleanup cleanup = new Cleanup();
 
-    private final Map<String, URI> leases = new ConcurrentHashMap<>();
-    private final Map<String, Set<Runnable>> watchers = new ConcurrentHashMap<>();
+    private final SharedLeases leases = new SharedLeases();
     private final ExecutorService announcements = Executors.newVirtualThreadPerTaskExecutor();
     private final TaskStore shared = new Announcing(new InMemoryTaskStore());
     /** The instance each turn ran on, in order. */
@@ -60,36 +48,9 @@ class FollowingAcrossInstancesTest {
         @Override
         public void append(TaskEvent event, boolean durable) {
             store.append(event, durable);
-            for (Runnable w : watchers.getOrDefault(event.taskId(), Set.of())) {
+            for (Runnable w : leases.watchers(event.taskId())) {
                 announcements.execute(w);
             }
-        }
-    }
-
-    /** One instance: a conversation runs where it was first leased; watches are the shared announcements. */
-    private final class Instance implements InstanceGroup {
-        private volatile URI self;
-
-        @Override
-        public void join(int boundPort, UnsettledTasks unsettled) {
-            self = URI.create("http://127.0.0.1:" + boundPort + "/");
-        }
-
-        @Override
-        public Optional<URI> runnerElsewhere(String contextId) {
-            URI holder = leases.computeIfAbsent(contextId, c -> self);
-            return holder.equals(self) ? Optional.empty() : Optional.of(holder);
-        }
-
-        @Override
-        public Watch watch(String taskId, Runnable appended) {
-            Runnable w = appended::run;
-            watchers.computeIfAbsent(taskId, id -> ConcurrentHashMap.newKeySet()).add(w);
-            return () -> watchers.get(taskId).remove(w);
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -106,7 +67,7 @@ class FollowingAcrossInstancesTest {
                     }
                     events.status(TaskState.TASK_STATE_WORKING, events.agentText("counting"));
                     events.status(TaskState.TASK_STATE_COMPLETED, events.agentText("done"));
-                }, shared, Clock.systemUTC(), new Instance());
+                }, shared, Clock.systemUTC(), leases.instance());
         return cleanup.start("instance", server, AgentServer::start, AgentServer::openStreams);
     }
 
@@ -147,7 +108,7 @@ class FollowingAcrossInstancesTest {
                         .as("reply sent to %s", replyTo == b ? "B" : "A")
                         .containsExactly("3 task:INPUT_REQUIRED", "4 status:WORKING", "5 status:COMPLETED");
             }
-            assertThat(watchers.getOrDefault(task, Set.of())).as("B gave its watch up").isEmpty();
+            assertThat(leases.watchers(task)).as("B gave its watch up").isEmpty();
         }
         assertThat(ranOn).as("every turn ran where the conversations live").containsOnly("A").hasSize(4);
     }

@@ -3,16 +3,10 @@ package legate.a2a.server.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import legate.a2a.server.task.SharedLeases;
 import legate.a2a.server.task.InMemoryTaskStore;
-import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
-import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,39 +27,10 @@ class PushAcrossInstancesTest {
     private static final Duration WAIT = PushDeliveryTest.WAIT;
 
     private final TaskStore shared = new InMemoryTaskStore();
-    private final Map<String, URI> leases = new ConcurrentHashMap<>();
-    private final Set<URI> live = ConcurrentHashMap.newKeySet();
-
-    /** One instance: a conversation runs where its lease is; a gone holder's lease is taken over. */
-    private final class Instance implements InstanceGroup {
-        private volatile URI self;
-
-        @Override
-        public void join(int boundPort, UnsettledTasks unsettled) {
-            self = URI.create("http://127.0.0.1:" + boundPort + "/");
-            live.add(self);
-        }
-
-        @Override
-        public Optional<URI> runnerElsewhere(String contextId) {
-            URI holder = leases.compute(contextId, (c, h) -> h == null || !live.contains(h) ? self : h);
-            return holder.equals(self) ? Optional.empty() : Optional.of(holder);
-        }
-
-        @Override
-        public Watch watch(String taskId, Runnable appended) {
-            return () -> {
-            };
-        }
-
-        @Override
-        public void close() {
-            live.remove(self);
-        }
-    }
+    private final SharedLeases leases = new SharedLeases();
 
     private PushAgent instance(PushSettings push) throws Exception {
-        return new PushAgent(cleanup, push, shared, new Instance());
+        return new PushAgent(cleanup, push, shared, leases.instance());
     }
 
     private static JsonNode reply(PushAgent to, String taskId, String text) throws Exception {

@@ -1,0 +1,66 @@
+package legate.a2a.server.task;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Several instances' view of one PostgreSQL, kept in process for tests: the conversation leases as
+ * {@code store-postgres} {@code ContextLeases} keeps them (an atomic claim, kept by a live holder,
+ * taken over from a gone one) and the task watches its LISTEN/NOTIFY serves. Each {@link #instance()}
+ * is one server's {@link InstanceGroup}; a test announces a commit with {@link #watchers}.
+ */
+public final class SharedLeases {
+    private final Map<String, URI> leases = new ConcurrentHashMap<>();
+    private final Set<URI> live = ConcurrentHashMap.newKeySet();
+    private final Map<String, Set<Runnable>> watchers = new ConcurrentHashMap<>();
+
+    /** A new instance of the group, live from its join until its close. */
+    public InstanceGroup instance() {
+        return new Instance();
+    }
+
+    /**
+     * Leases {@code contextId} to the instance at {@code holder}, which counts as live: a peer that
+     * joined and has not been found gone yet, reachable or not.
+     */
+    public void hold(String contextId, URI holder) {
+        live.add(holder);
+        leases.put(contextId, holder);
+    }
+
+    /** The watches open on {@code taskId} now: what a commit of its log wakes. */
+    public Set<Runnable> watchers(String taskId) {
+        return watchers.getOrDefault(taskId, Set.of());
+    }
+
+    private final class Instance implements InstanceGroup {
+        private volatile URI self;
+
+        @Override
+        public void join(int boundPort, UnsettledTasks unsettled) {
+            self = URI.create("http://127.0.0.1:" + boundPort + "/");
+            live.add(self);
+        }
+
+        @Override
+        public Optional<URI> runnerElsewhere(String contextId) {
+            URI holder = leases.compute(contextId, (c, h) -> h == null || !live.contains(h) ? self : h);
+            return holder.equals(self) ? Optional.empty() : Optional.of(holder);
+        }
+
+        @Override
+        public Watch watch(String taskId, Runnable appended) {
+            Runnable w = appended::run;
+            watchers.computeIfAbsent(taskId, id -> ConcurrentHashMap.newKeySet()).add(w);
+            return () -> watchers.get(taskId).remove(w);
+        }
+
+        @Override
+        public void close() {
+            live.remove(self);
+        }
+    }
+}
