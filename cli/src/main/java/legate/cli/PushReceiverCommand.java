@@ -101,8 +101,11 @@ final class PushReceiverCommand implements Callable<Integer> {
             receiver.close();
             done.countDown();
         }, "legate-push-receiver-stop"));
-        done.await();
-        receiver.close();
+        try {
+            done.await();
+        } finally {
+            receiver.close();
+        }
         return 0;
     }
 }

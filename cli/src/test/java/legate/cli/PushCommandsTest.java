@@ -7,7 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,8 +42,15 @@ class PushCommandsTest {
         String url = "http://127.0.0.1:" + cleanup.start("Revisor", revisor, AgentServer::start, AgentServer::openStreams);
         String hook = "http://127.0.0.1:" + hookPort + "/";
         // Revisor's turn: the Task, WORKING twice, the artifact, COMPLETED.
-        CompletableFuture<ClientCommandTest.Run> receiver = CompletableFuture.supplyAsync(() -> legate(url,
+        // On a thread of its own, ended with the test: on the common ForkJoinPool (one thread on two
+        // cores) a receiver left waiting by a failed test held that pool for every later test.
+        FutureTask<ClientCommandTest.Run> receiver = new FutureTask<>(() -> legate(url,
                 "push-receiver", "--port", Integer.toString(hookPort), "--token", "tok-7", "--count", "5"));
+        Thread receiving = Thread.ofVirtual().name("push-receiver").start(receiver);
+        cleanup.register((AutoCloseable) () -> {
+            receiving.interrupt();
+            receiving.join(Duration.ofSeconds(10));
+        });
         // Until the receiver listens, the agent's first attempts fail and are retried: nothing is lost.
         ClientCommandTest.Run ask = legate(url, "client", "ask", "--push", hook, "--push-token", "tok-7",
                 "Count these words.");

@@ -10,8 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import legate.a2a.client.TransportException;
@@ -55,17 +55,35 @@ public final class HttpExchange {
     /**
      * Sends and reads the whole body, within {@code bound} when it is not null (the timer covers the
      * body too, which the JDK's per-request timeout does not).
+     *
+     * <p>DEFECT: this waited on {@code HttpClient.sendAsync}, whose future the JDK completes on the
+     * common ForkJoinPool. On two cores that pool has one thread, so a single task blocked there
+     * anywhere in the process (seen: a test's receiver) held every later call of every client past
+     * its bound although the answer had arrived. The blocking {@code send} completes on the client's
+     * own executor; it runs on a virtual thread of its own, and a call past its bound is interrupted,
+     * which makes the JDK cancel the exchange.
      */
     public HttpResponse<byte[]> send(HttpRequest request, Duration bound) {
-        CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        if (bound == null) {
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            } catch (IOException e) {
+                throw TransportException.of(e, request.uri());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw interrupted(request.uri(), e);
+            }
+        }
+        FutureTask<HttpResponse<byte[]>> call = new FutureTask<>(() -> http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+        Thread sender = Thread.ofVirtual().name("legate-http-exchange").start(call);
         try {
-            return bound == null ? call.get() : call.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            return call.get(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            call.cancel(true);
+            sender.interrupt();
             throw new TransportException(TransportException.Kind.TIMED_OUT, request.uri(),
                     "no answer from " + request.uri() + " within " + seconds(bound), e);
         } catch (InterruptedException e) {
-            call.cancel(true);
+            sender.interrupt();
             Thread.currentThread().interrupt();
             throw interrupted(request.uri(), e);
         } catch (ExecutionException e) {
