@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import legate.testsupport.Cleanup;
+import legate.testsupport.OwnThreads;
 import lf.a2a.v1.AgentCapabilities;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.AgentInterface;
@@ -86,7 +87,7 @@ class DrainTest {
                 lines.add("<broken: " + e.getMessage() + ">");
             }
             return lines;
-        });
+        }, OwnThreads.EACH);
     }
 
     private Socket connect() throws IOException {
@@ -110,7 +111,7 @@ class DrainTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, OwnThreads.EACH);
         // New work is refused with 503, on a connection made before the drain and on a new one alike.
         for (Socket s : List.of(idle, connect())) {
             OutputStream out = s.getOutputStream();

@@ -22,6 +22,7 @@ import legate.acp.log.BridgeLogs;
 import legate.acp.permission.PermissionRules;
 import legate.acp.protocol.InitializeResponse;
 import legate.testsupport.Cleanup;
+import legate.testsupport.OwnThreads;
 import legate.testsupport.StreamRecorder;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
@@ -62,7 +63,7 @@ class AdapterStartTest {
             StreamRecorder r = bridge.send("slow-start", "", "echo should never be prompted");
             assertThat(launching.await(30, TimeUnit.SECONDS)).isTrue();
             String taskId = r.taskId();
-            CompletableFuture<Task> canceled = CompletableFuture.supplyAsync(() -> bridge.cancel(taskId));
+            CompletableFuture<Task> canceled = CompletableFuture.supplyAsync(() -> bridge.cancel(taskId), OwnThreads.EACH);
             assertThat(bridge.cancelsDelivered.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
             release.countDown();
             assertThat(canceled.get(30, TimeUnit.SECONDS).getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);

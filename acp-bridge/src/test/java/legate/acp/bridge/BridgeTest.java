@@ -42,6 +42,7 @@ import legate.acp.adapter.ConversationRecord;
 import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
+import legate.testsupport.OwnThreads;
 import legate.testsupport.TestPki;
 import legate.wire.pem.PemFile;
 import org.junit.jupiter.api.Test;
@@ -104,7 +105,7 @@ class BridgeTest {
             long agentPid = Long.parseLong(pids.group(1));
 
             launcher.holdStops();
-            CompletableFuture<Void> stopping = CompletableFuture.runAsync(bridge::stop);
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(bridge::stop, OwnThreads.EACH);
             assertThat(launcher.stopBegun.await(30, TimeUnit.SECONDS)).as("the agent's stop began").isTrue();
             // Agents first, then the server: while an agent is being stopped the server still answers, so a
             // supervisor's SIGKILL after the server's own wait can never find an agent alive.

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import legate.a2a.client.A2aClient;
 import legate.a2a.client.ClientConfig;
 import legate.mcp.FakeAgent;
+import legate.testsupport.OwnThreads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class AgentLinkTest {
         CountDownLatch gate = agent.holdCards();
         assertThatThrownBy(() -> link.client(Duration.ofMillis(100))).isInstanceOf(AgentUnavailable.class)
                 .hasMessageContaining("within 100 ms");
-        CompletableFuture<A2aClient> patient = CompletableFuture.supplyAsync(() -> link.client(Duration.ofSeconds(10)));
+        CompletableFuture<A2aClient> patient = CompletableFuture.supplyAsync(() -> link.client(Duration.ofSeconds(10)), OwnThreads.EACH);
 
         gate.countDown();
 

@@ -30,6 +30,7 @@ import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
+import legate.testsupport.OwnThreads;
 import legate.testsupport.ScriptedPeer;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.TaskState;
@@ -135,7 +136,7 @@ class RestEdgeTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, OwnThreads.EACH);
         HttpResponse<String> refused = send(base, "POST", "/message:send", message("more", null), Map.of());
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");

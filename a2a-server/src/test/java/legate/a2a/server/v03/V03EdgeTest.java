@@ -20,6 +20,7 @@ import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
+import legate.testsupport.OwnThreads;
 import legate.testsupport.ScriptedPeer;
 import legate.wire.json.WireJson;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class V03EdgeTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, OwnThreads.EACH);
         HttpResponse<String> refused = v03(base, "message/send", send("more", ""));
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
