@@ -257,7 +257,8 @@ public final class RequestHandler implements AutoCloseable {
     /** GetTaskPushNotificationConfig (A2A §3.1.8): an unknown configuration is -32001, as an unknown task. */
     public TaskPushNotificationConfig getPushConfig(GetTaskPushNotificationConfigRequest request, Principal caller) {
         PushNotifications p = requirePush();
-        webhooksLiveHere(ownedTask(request.getTaskId(), caller));
+        // A read: the configurations are in the store every instance shares, so any instance answers.
+        ownedTask(request.getTaskId(), caller);
         return p.get(request.getTaskId(), requiredId(request.getId()));
     }
 
@@ -265,7 +266,7 @@ public final class RequestHandler implements AutoCloseable {
     public ListTaskPushNotificationConfigsResponse listPushConfigs(ListTaskPushNotificationConfigsRequest request,
                                                                   Principal caller) {
         PushNotifications p = requirePush();
-        webhooksLiveHere(ownedTask(request.getTaskId(), caller));
+        ownedTask(request.getTaskId(), caller);
         return p.list(request.getTaskId(), request.getPageSize(), request.getPageToken());
     }
 
@@ -290,7 +291,9 @@ public final class RequestHandler implements AutoCloseable {
      * push method for a task still running (or parked) in a conversation another live instance
      * holds is therefore carried out there ({@link RunsElsewhere}, before anything changes), as a
      * cancel is; one whose conversation has no live holder is leased here, so its next turn runs
-     * where its webhook is. A terminal task gets no more events: any instance answers for it.
+     * where its webhook is. A terminal task gets no more events: any instance answers for it. Only
+     * the methods that change a webhook come here; Get and List read the shared store, and leasing
+     * a conversation as a side effect of a read moved its next turn for no reason.
      */
     private void webhooksLiveHere(StoredTask stored) {
         Task task = stored.task();

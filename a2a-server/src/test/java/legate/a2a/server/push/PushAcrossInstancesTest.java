@@ -84,6 +84,27 @@ class PushAcrossInstancesTest {
         assertThat(r.next(Duration.ofMillis(500))).as("no event twice").isNull();
     }
 
+    // DEFECT: a Get or List on B of a parked task whose instance had gone leased its conversation to
+    // B, so the next turn ran on B wherever it landed, moved by a read.
+    @Test
+    void readingAGoneInstancesWebhooksLeasesNothing() throws Exception {
+        WebhookReceiver r = cleanup.register(new WebhookReceiver());
+        PushAgent a = instance(PushDeliveryTest.allowing(r));
+        PushAgent b = instance(PushDeliveryTest.allowing(r));
+        JsonNode asked = a.send("ask", "{\"url\":\"" + r.url("/read") + "\"}", false);
+        String taskId = PushAgent.taskId(asked);
+        String contextId = asked.get("result").get("task").get("contextId").asText();
+        a.server.stop();
+
+        JsonNode listed = b.call("ListTaskPushNotificationConfigs", "{\"taskId\":\"" + taskId + "\"}").get("result");
+        assertThat(listed.get("configs")).hasSize(1);
+        String id = listed.get("configs").get(0).get("id").asText();
+        assertThat(b.call("GetTaskPushNotificationConfig", "{\"taskId\":\"" + taskId + "\",\"id\":\"" + id + "\"}")
+                .get("result").get("url").asText()).isEqualTo(r.url("/read"));
+
+        assertThat(leases.holder(contextId)).as("the conversation's lease after two reads").isEmpty();
+    }
+
     @Test
     void twoInstancesRestartingOverPendingDeliveriesMakeEachOnce() throws Exception {
         WebhookReceiver down = new WebhookReceiver();

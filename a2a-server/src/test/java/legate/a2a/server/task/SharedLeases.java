@@ -31,6 +31,12 @@ public final class SharedLeases {
         leases.put(contextId, holder);
     }
 
+    /** The live instance that holds {@code contextId}'s lease now, if any. */
+    public Optional<URI> holder(String contextId) {
+        URI h = leases.get(contextId);
+        return h != null && live.contains(h) ? Optional.of(h) : Optional.empty();
+    }
+
     /** The watches open on {@code taskId} now: what a commit of its log wakes. */
     public Set<Runnable> watchers(String taskId) {
         return watchers.getOrDefault(taskId, Set.of());
