@@ -3,6 +3,7 @@ package legate.a2a.server.grpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Message;
 import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -13,8 +14,10 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
@@ -52,7 +55,21 @@ final class GrpcPeerForwarding {
      */
     @SuppressWarnings("unchecked")
     <T extends Message> T unary(URI peer, String method, Message request, Metadata headers, Message.Builder reply) {
-        HttpResponse<InputStream> answer = send(peer, method, request, headers);
+        // The call's deadline bounds the hop too: without it, a caller gone at its deadline left this
+        // instance waiting, a thread and a connection held, until the peer answered (a blocking
+        // SendMessage: as long as the turn). A stream needs none: its cancel hangs the hop up.
+        Deadline deadline = Context.current().getDeadline();
+        HttpResponse<InputStream> answer;
+        try {
+            answer = send(peer, method, request, headers, deadline);
+        } catch (PeerForwarding.Unreachable e) {
+            if (deadline != null && deadline.isExpired()) {
+                throw GrpcErrorMapping.exception(A2aError.INTERNAL, Status.Code.DEADLINE_EXCEEDED,
+                        "the call's deadline passed while the instance that runs the conversation (" + peer
+                                + ") carried it out; the task goes on there", Map.of());
+            }
+            throw e;
+        }
         try (InputStream in = answer.body()) {
             return (T) read(ForwardedReply.result(body(in), peer, stopping(answer)), reply, peer);
         } catch (IOException e) {
@@ -69,7 +86,7 @@ final class GrpcPeerForwarding {
      */
     void stream(URI peer, String method, Message request, Metadata headers,
                 ServerCallStreamObserver<StreamResponse> call) {
-        HttpResponse<InputStream> answer = send(peer, method, request, headers);
+        HttpResponse<InputStream> answer = send(peer, method, request, headers, null);
         InputStream in = answer.body();
         Runnable hangUp = () -> closeQuietly(in);
         call.setOnCancelHandler(hangUp);
@@ -99,10 +116,13 @@ final class GrpcPeerForwarding {
         }
     }
 
-    private HttpResponse<InputStream> send(URI peer, String method, Message request, Metadata headers) {
+    private HttpResponse<InputStream> send(URI peer, String method, Message request, Metadata headers, Deadline deadline) {
         HttpRequest.Builder out = HttpRequest.newBuilder(peer)
                 .POST(HttpRequest.BodyPublishers.ofString(JsonRpcCodec.requestJson(1, method, ProtoJson.print(request))))
                 .header("Content-Type", JSON);
+        if (deadline != null) {
+            out.timeout(Duration.ofNanos(Math.max(1, deadline.timeRemaining(TimeUnit.NANOSECONDS))));
+        }
         for (String key : headers.keys()) {
             // The metadata the credential schemes read (CallerInterceptor), less gRPC's own and the hop-by-hop
             // headers; accept-encoding is gRPC's framing choice, and a compressed JSON-RPC reply would not be read.

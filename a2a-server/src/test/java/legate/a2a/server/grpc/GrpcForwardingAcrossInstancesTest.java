@@ -4,6 +4,7 @@ import static legate.a2a.server.grpc.GrpcBindingTest.expect;
 import static legate.a2a.server.grpc.GrpcBindingTest.send;
 import static legate.a2a.server.grpc.GrpcBindingTest.states;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
@@ -200,6 +201,33 @@ class GrpcForwardingAcrossInstancesTest {
         assertThat(stub(a, ALICE).getTask(GetTaskRequest.newBuilder().setId(taskId).build()).getStatus().getState())
                 .isEqualTo(TaskState.TASK_STATE_WORKING);
         release.countDown();
+    }
+
+    // DEFECT: a forwarded unary call ignored its deadline, so B waited on A (a thread and a
+    // connection held) until A answered, long after the caller had gone.
+    @Test
+    void aForwardedCallPastItsDeadlineEndsOnBWhileTheTurnGoesOnOnA() throws Exception {
+        AgentServer a = a();
+        AgentServer b = b();
+        leasedTo(a, "ctx-slow");
+
+        StatusRuntimeException late = catchThrowableOfType(StatusRuntimeException.class, () -> stub(b, ALICE)
+                .withDeadlineAfter(500, TimeUnit.MILLISECONDS).sendMessage(send(inContext("ctx-slow", "hold"))));
+        assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+
+        // B records a call once it is over; A holds the turn for 20 s, so a record now is B's own end.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (answeredSendMessages(b) == 0 && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(answeredSendMessages(b)).as("B's forwarded SendMessage, ended").isEqualTo(1);
+        assertThat(ranOn).containsExactly("A:hold");
+        release.countDown();
+    }
+
+    private static long answeredSendMessages(AgentServer server) {
+        return server.metrics().registry().find("legate.a2a.requests").tag("method", "SendMessage").timers().stream()
+                .mapToLong(t -> t.count()).sum();
     }
 
     // README "Several instances": CancelTask on B cancels a task running on A, with the strict contract.
