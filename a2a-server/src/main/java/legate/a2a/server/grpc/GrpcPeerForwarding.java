@@ -59,6 +59,11 @@ final class GrpcPeerForwarding {
         // instance waiting, a thread and a connection held, until the peer answered (a blocking
         // SendMessage: as long as the turn). A stream needs none: its cancel hangs the hop up.
         Deadline deadline = Context.current().getDeadline();
+        // A caller that cancels is gone too: the blocking send is interrupted, which makes the JDK
+        // abandon the exchange. Removed once answered, so a late cancel cannot hit the reply's write.
+        Thread caller = Thread.currentThread();
+        Context.CancellationListener hangUp = c -> caller.interrupt();
+        Context.current().addListener(hangUp, Runnable::run);
         HttpResponse<InputStream> answer;
         try {
             answer = send(peer, method, request, headers, deadline);
@@ -69,6 +74,12 @@ final class GrpcPeerForwarding {
                                 + ") carried it out; the task goes on there", Map.of());
             }
             throw e;
+        } finally {
+            Context.current().removeListener(hangUp);
+            if (Context.current().isCancelled()) {
+                // The interrupt was the hang-up's; the call is over, and the thread goes back to gRPC clean.
+                Thread.interrupted();
+            }
         }
         try (InputStream in = answer.body()) {
             return (T) read(ForwardedReply.result(body(in), peer, stopping(answer)), reply, peer);

@@ -225,6 +225,32 @@ class GrpcForwardingAcrossInstancesTest {
         release.countDown();
     }
 
+    // The same for a caller that cancels its unary call: B hangs up on A at once.
+    @Test
+    void aForwardedCallItsCallerCancelsEndsOnBWhileTheTurnGoesOnOnA() throws Exception {
+        AgentServer a = a();
+        AgentServer b = b();
+        leasedTo(a, "ctx-dropped");
+        Context.CancellableContext call = Context.current().withCancellation();
+        Thread caller = Thread.ofVirtual().start(() -> call.run(() -> catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub(b, ALICE).sendMessage(send(inContext("ctx-dropped", "hold"))))));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ranOn.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(ranOn).as("A runs the turn").containsExactly("A:hold");
+
+        call.cancel(null);
+        caller.join(Duration.ofSeconds(10));
+
+        until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (answeredSendMessages(b) == 0 && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(answeredSendMessages(b)).as("B's forwarded SendMessage, ended").isEqualTo(1);
+        release.countDown();
+    }
+
     private static long answeredSendMessages(AgentServer server) {
         return server.metrics().registry().find("legate.a2a.requests").tag("method", "SendMessage").timers().stream()
                 .mapToLong(t -> t.count()).sum();
