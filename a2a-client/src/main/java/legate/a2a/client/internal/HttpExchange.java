@@ -65,14 +65,7 @@ public final class HttpExchange {
      */
     public HttpResponse<byte[]> send(HttpRequest request, Duration bound) {
         if (bound == null) {
-            try {
-                return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            } catch (IOException e) {
-                throw TransportException.of(e, request.uri());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw interrupted(request.uri(), e);
-            }
+            return sendHere(request, HttpResponse.BodyHandlers.ofByteArray());
         }
         FutureTask<HttpResponse<byte[]>> call = new FutureTask<>(() -> http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
         Thread sender = Thread.ofVirtual().name("legate-http-exchange").start(call);
@@ -93,8 +86,13 @@ public final class HttpExchange {
 
     /** Sends and returns as soon as the headers arrive; the body is read as it comes, with no bound. */
     public HttpResponse<java.io.InputStream> open(HttpRequest request) {
+        return sendHere(request, HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /** The blocking send on the calling thread, with no bound of its own. */
+    private <T> HttpResponse<T> sendHere(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return http.send(request, handler);
         } catch (IOException e) {
             throw TransportException.of(e, request.uri());
         } catch (InterruptedException e) {
