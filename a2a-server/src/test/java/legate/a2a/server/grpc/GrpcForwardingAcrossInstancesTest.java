@@ -70,6 +70,8 @@ class GrpcForwardingAcrossInstancesTest {
     private final List<String> ranOn = new CopyOnWriteArrayList<>();
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
+    /** Counted down when a "hold" turn has begun to hold. */
+    private final CountDownLatch holding = new CountDownLatch(1);
 
     /**
      * "ask": INPUT_REQUIRED; "gated": WORKING, then COMPLETED once the test opens the gate; "hold":
@@ -98,6 +100,7 @@ class GrpcForwardingAcrossInstancesTest {
                     }
                     if (text.equals("hold")) {
                         ctx.cancel().onCancel(release::countDown);
+                        holding.countDown();
                         release.await(20, TimeUnit.SECONDS);
                     }
                     events.status(ctx.cancel().isRequested() ? TaskState.TASK_STATE_CANCELED
@@ -229,11 +232,8 @@ class GrpcForwardingAcrossInstancesTest {
         Context.CancellableContext call = Context.current().withCancellation();
         Thread caller = Thread.ofVirtual().start(() -> call.run(() -> catchThrowableOfType(StatusRuntimeException.class,
                 () -> stub(b, ALICE).sendMessage(send(inContext("ctx-dropped", "hold"))))));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ranOn.isEmpty() && System.nanoTime() < until) {
-            Thread.sleep(20);
-        }
-        assertThat(ranOn).as("A runs the turn").containsExactly("A:hold");
+        assertThat(holding.await(10, TimeUnit.SECONDS)).as("A holds the turn").isTrue();
+        assertThat(ranOn).containsExactly("A:hold");
 
         call.cancel(null);
         caller.join(Duration.ofSeconds(10));
