@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +27,7 @@ import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
-import legate.a2a.server.task.UnsettledTasks;
+import legate.a2a.server.task.SharedLeases;
 import legate.testsupport.Cleanup;
 import legate.testsupport.OwnThreads;
 import legate.testsupport.ScriptedPeer;
@@ -149,35 +148,13 @@ class RestEdgeTest {
         assertThat(running.get(20, TimeUnit.SECONDS).body()).contains("TASK_STATE_COMPLETED");
     }
 
-    /** The group as one instance sees it: one context runs on another instance. */
-    private record Elsewhere(String contextId, URI runner) implements InstanceGroup {
-        @Override
-        public void join(int boundPort, UnsettledTasks unsettled) {
-        }
-
-        @Override
-        public Optional<URI> runnerElsewhere(String context) {
-            return context.equals(contextId) ? Optional.of(runner) : Optional.empty();
-        }
-
-        @Override
-        public Watch watch(String taskId, Runnable appended) {
-            return () -> {
-            };
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     @Test
     void aConversationRunningElsewhereIsForwardedToTheSameResourceThere() throws Exception {
         ScriptedPeer runner = cleanup.register(new ScriptedPeer((request, out, self) ->
                 ScriptedPeer.respond(out, 200, "application/a2a+json", "{\"task\":{\"id\":\"t-there\"}}")));
         URI base = start(ServerConfig.loopback(0), (ctx, events) -> {
             throw new AssertionError("a conversation that runs elsewhere reached this executor");
-        }, new Elsewhere("ctx-there", runner.url()));
+        }, SharedLeases.heldElsewhere("ctx-there", runner.url()));
 
         String body = message("hi", "ctx-there");
         HttpResponse<String> answer = send(base, "POST", "/message:send", body, Map.of("Authorization", "Bearer t0ken"));

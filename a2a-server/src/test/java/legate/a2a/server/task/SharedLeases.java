@@ -22,6 +22,13 @@ public final class SharedLeases {
         return new Instance();
     }
 
+    /** One instance of a group in which the live instance at {@code holder} holds {@code contextId}. */
+    public static InstanceGroup heldElsewhere(String contextId, URI holder) {
+        SharedLeases leases = new SharedLeases();
+        leases.hold(contextId, holder);
+        return leases.instance();
+    }
+
     /**
      * Leases {@code contextId} to the instance at {@code holder}, which counts as live: a peer that
      * joined and has not been found gone yet, reachable or not.

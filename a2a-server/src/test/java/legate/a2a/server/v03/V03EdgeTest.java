@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import legate.a2a.server.AgentServer;
@@ -18,7 +17,7 @@ import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
-import legate.a2a.server.task.UnsettledTasks;
+import legate.a2a.server.task.SharedLeases;
 import legate.testsupport.Cleanup;
 import legate.testsupport.OwnThreads;
 import legate.testsupport.ScriptedPeer;
@@ -111,28 +110,6 @@ class V03EdgeTest {
         assertThat(v03(URI.create("http://127.0.0.1:" + only10 + "/"), "tasks/get", "{\"id\":\"x\"}").statusCode()).isEqualTo(404);
     }
 
-    /** The group as one instance sees it: every conversation named runs at {@code runner}. */
-    private record Elsewhere(String contextId, URI runner) implements InstanceGroup {
-        @Override
-        public void join(int boundPort, UnsettledTasks unsettled) {
-        }
-
-        @Override
-        public Optional<URI> runnerElsewhere(String context) {
-            return context.equals(contextId) ? Optional.of(runner) : Optional.empty();
-        }
-
-        @Override
-        public Watch watch(String taskId, Runnable appended) {
-            return () -> {
-            };
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     @Test
     void aConversationAnotherInstanceRunsIsForwardedToItsV03PathAsItCame() throws Exception {
         String answer = "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"kind\":\"task\",\"id\":\"t\",\"contextId\":\"ctx-there\","
@@ -140,7 +117,7 @@ class V03EdgeTest {
         ScriptedPeer runner = cleanup.register(new ScriptedPeer((request, out, self) ->
                 ScriptedPeer.respond(out, 200, "application/json", answer)));
         AgentServer server = AgentServer.create(ServerConfig.loopback(0), V03TestAgent::card, new V03TestAgent(),
-                new InMemoryTaskStore(), Clock.systemUTC(), new Elsewhere("ctx-there", runner.url()));
+                new InMemoryTaskStore(), Clock.systemUTC(), SharedLeases.heldElsewhere("ctx-there", runner.url()));
         URI base = URI.create("http://127.0.0.1:" + cleanup.start("agent", server, AgentServer::start,
                 AgentServer::openStreams) + "/");
 
