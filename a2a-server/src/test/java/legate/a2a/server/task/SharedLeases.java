@@ -1,6 +1,7 @@
 package legate.a2a.server.task;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -49,6 +50,25 @@ public final class SharedLeases {
         return watchers.getOrDefault(taskId, Set.of());
     }
 
+    /**
+     * Whether every watch on {@code taskId} was given up within {@code timeout}. A server gives its
+     * watch up once the stream has ended on its side, which may be just after the caller read the
+     * stream's end, so a test waits for the release (each one wakes it) rather than looking once.
+     */
+    public boolean awaitNoWatchers(String taskId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (watchers) {
+            while (!watchers(taskId).isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                watchers.wait(Math.max(1, left / 1_000_000));
+            }
+            return true;
+        }
+    }
+
     private final class Instance implements InstanceGroup {
         private volatile URI self;
 
@@ -68,7 +88,12 @@ public final class SharedLeases {
         public Watch watch(String taskId, Runnable appended) {
             Runnable w = appended::run;
             watchers.computeIfAbsent(taskId, id -> ConcurrentHashMap.newKeySet()).add(w);
-            return () -> watchers.get(taskId).remove(w);
+            return () -> {
+                watchers.get(taskId).remove(w);
+                synchronized (watchers) {
+                    watchers.notifyAll();
+                }
+            };
         }
 
         @Override
