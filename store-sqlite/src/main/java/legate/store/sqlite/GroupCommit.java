@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -16,8 +18,9 @@ import lf.a2a.v1.Task;
 
 /**
  * The writer: one thread, one connection, one transaction per batch of the {@link WriteQueue}.
- * Each event is inserted; each task is written once per batch, as it stands after its last event
- * in the batch (a turn's five events cost one task row, not five). After the commit the events
+ * Each task is written once per batch, as it stands after its last event in the batch, and so are
+ * its events: one row holding all of them (an {@link EventChunk}), so a turn's five events cost one
+ * task row and one event row, not five of each. After the commit the events
  * leave the {@link PendingLogs} and the durable appenders are released, in that order, so a
  * released caller's read finds the row.
  *
@@ -43,12 +46,10 @@ final class GroupCommit implements Runnable {
     private final PreparedStatement updateTask;
     /** The key the next new task gets; the writer is the only one to insert tasks. */
     private long nextKey;
-    /** The last append of each task in the batch so far: whose task row to write. */
-    private final Map<PendingLog, Append> rows = new IdentityHashMap<>();
+    /** The appends of each task in the batch since rows were last written, in sequence order. */
+    private final Map<PendingLog, List<Append>> rows = new IdentityHashMap<>();
     /** The logs whose commit was already settled, while settling a batch. */
     private final Set<PendingLog> settled = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Events added to the insert's batch and not executed yet. */
-    private int events;
 
     GroupCommit(DatabaseFile file, Connection c, WriteQueue queue, PendingLogs pending, Checkpointer checkpointer)
             throws SQLException {
@@ -58,7 +59,7 @@ final class GroupCommit implements Runnable {
         this.pending = pending;
         this.checkpointer = checkpointer;
         this.control = c.createStatement();
-        this.insertEvent = c.prepareStatement("INSERT INTO events (task_key, seq, event) VALUES (?, ?, ?)");
+        this.insertEvent = c.prepareStatement("INSERT INTO events (task_key, seq, first_seq, event) VALUES (?, ?, ?, ?)");
         this.insertTask = c.prepareStatement(INSERT_TASK);
         this.updateTask = c.prepareStatement(UPDATE_TASK);
         try (ResultSet r = control.executeQuery("SELECT coalesce(max(key), 0) + 1 FROM tasks")) {
@@ -104,7 +105,8 @@ final class GroupCommit implements Runnable {
                 switch (op) {
                     case Append a -> insert(a);
                     case Job<?> j -> {
-                        // A job sees every append queued before it, task rows included.
+                        // A job sees every append queued before it, task and event rows included
+                        // (retention deletes a log whole): a task's events may take two rows here.
                         writeRows();
                         j.run(c);
                     }
@@ -115,7 +117,6 @@ final class GroupCommit implements Runnable {
             checkpointer.committed();
         } catch (SQLException | RuntimeException e) {
             rows.clear();
-            events = 0;
             rollback();
             fail(batch, new SqliteStoreException("could not commit " + batch.size() + " writes to " + file
                     + "; they are lost, the store goes on: " + e.getMessage(), e));
@@ -132,24 +133,40 @@ final class GroupCommit implements Runnable {
         if (log.key == 0) {
             log.key = nextKey++;
         }
-        insertEvent.setLong(1, log.key);
-        insertEvent.setLong(2, a.event().seq());
-        insertEvent.setBytes(3, a.encoded());
-        // Batched: in its autocommit mode the driver tries a BEGIN after every statement it
-        // executes alone, to see whether a transaction is open; microseconds per event.
-        insertEvent.addBatch();
-        events++;
-        rows.put(a.log(), a);
+        List<Append> appends = rows.get(log);
+        if (appends == null) {
+            appends = new ArrayList<>(4);
+            rows.put(log, appends);
+        }
+        appends.add(a);
     }
 
     private void writeRows() throws SQLException {
-        if (events > 0) {
-            insertEvent.executeBatch();
-            events = 0;
+        if (rows.isEmpty()) {
+            return;
         }
+        for (List<Append> appends : rows.values()) {
+            Append last = appends.getLast();
+            insertEvent.setLong(1, last.log().key);
+            insertEvent.setLong(2, last.event().seq());
+            if (appends.size() == 1) {
+                // A lone event stays a plain row, as before version 4: its encoding goes in as it
+                // is, where a chunk of one would cost the writer a copy and the reader a wrapper.
+                insertEvent.setNull(3, Types.INTEGER);
+                insertEvent.setBytes(4, last.encoded());
+            } else {
+                insertEvent.setLong(3, appends.getFirst().event().seq());
+                insertEvent.setBytes(4, EventChunk.encode(appends));
+            }
+            // Batched: in its autocommit mode the driver tries a BEGIN after every statement it
+            // executes alone, to see whether a transaction is open; microseconds per row.
+            insertEvent.addBatch();
+        }
+        insertEvent.executeBatch();
         boolean inserts = false;
         boolean updates = false;
-        for (Append a : rows.values()) {
+        for (List<Append> appends : rows.values()) {
+            Append a = appends.getLast();
             Task t = a.event().task();
             StatusKey time = StatusKey.of(t);
             PreparedStatement row = a.log().inFile ? updateTask : insertTask;

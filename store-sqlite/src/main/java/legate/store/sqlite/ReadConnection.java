@@ -37,8 +37,9 @@ final class ReadConnection implements AutoCloseable {
         // are for new tasks.
         this.committed = c.prepareStatement("SELECT coalesce(max(key), 0), coalesce(max(last_seq), 0),"
                 + " coalesce(max(owner), '') FROM tasks WHERE id = ?");
-        this.events = c.prepareStatement("SELECT e.seq, e.event FROM tasks t JOIN events e ON e.task_key = t.key"
-                + " WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
+        // A row's seq is its last event's (EventChunk): the first row may begin at or before afterSeq.
+        this.events = c.prepareStatement("SELECT e.seq, e.first_seq, e.event FROM tasks t JOIN events e"
+                + " ON e.task_key = t.key WHERE t.id = ? AND e.seq > ? ORDER BY e.seq");
         this.context = c.prepareStatement("SELECT state FROM contexts WHERE context_id = ? AND state <> ''");
         this.claimed = c.prepareStatement("SELECT owner FROM contexts WHERE context_id = ? AND owner IS NOT NULL");
         this.taskOwner = c.prepareStatement("SELECT owner FROM tasks WHERE context_id = ? LIMIT 1");
@@ -65,6 +66,7 @@ final class ReadConnection implements AutoCloseable {
         }
     }
 
+    /** The task's committed events numbered above {@code afterSeq}, in order, from plain rows and chunks alike. */
     List<LoggedEvent> eventsAfter(String taskId, long afterSeq) throws SQLException {
         events.setString(1, taskId);
         events.setLong(2, afterSeq);
@@ -72,7 +74,12 @@ final class ReadConnection implements AutoCloseable {
         try (ResultSet r = events.executeQuery()) {
             while (r.next()) {
                 long seq = r.getLong(1);
-                out.add(new LoggedEvent(seq, decodeEvent(r.getBytes(2), taskId, seq)));
+                long firstSeq = r.getLong(2);
+                if (r.wasNull()) {
+                    out.add(new LoggedEvent(seq, decodeEvent(r.getBytes(3), taskId, seq)));
+                } else {
+                    EventChunk.decode(r.getBytes(3), firstSeq, seq, afterSeq, taskId, out);
+                }
             }
         }
         return out;

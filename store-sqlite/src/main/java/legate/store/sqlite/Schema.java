@@ -31,7 +31,7 @@ final class Schema {
 
     /** The migrations this build knows, in order: the version of the n-th is n. */
     static final Schema CURRENT = new Schema(List.of("db/sqlite/V1__tasks.sql", "db/sqlite/V2__owner.sql",
-            "db/sqlite/V3__push.sql"));
+            "db/sqlite/V3__push.sql", "db/sqlite/V4__event_chunks.sql"));
 
     private final List<String> migrations;
 

@@ -30,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqliteTaskStoreTest {
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00.123Z");
+    /** How many events the file holds for the task id that follows: a row holds one, or first_seq to seq. */
+    static final String EVENTS_OF = "SELECT coalesce(sum(e.seq - coalesce(e.first_seq, e.seq) + 1), 0)"
+            + " FROM events e JOIN tasks t ON e.task_key = t.key WHERE t.id = ";
 
     @TempDir
     Path dir;
@@ -73,6 +76,45 @@ class SqliteTaskStoreTest {
         assertThat(store.eventsAfter("t1", 4)).isEmpty();
         assertThat(store.load("nope")).isEmpty();
         assertThat(store.eventsAfter("nope", 0)).isEmpty();
+    }
+
+    @Test
+    void aLogSplitOverBatchesReadsBackInOrderAfterEverySequenceNumber() throws Exception {
+        // Schema version 4 writes a task's events of one batch as one row keyed by its last: a read
+        // after k starts inside a row, and a task whose events span batches spans rows, the
+        // newest of them perhaps still in memory. Every tail must be the log's, exactly.
+        SqliteTaskStore store = open();
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        List<TaskEvent> appended = new ArrayList<>();
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("legate.db"));
+             Statement s = other.createStatement()) {
+            for (int round = 0; round < 3; round++) {
+                // Another program's lock holds the writer back: the round's four events reach it in
+                // at most two batches (the one it waits with, then the rest), one of several events.
+                s.executeUpdate("BEGIN IMMEDIATE");
+                for (int i = 0; i < 4; i++) {
+                    TaskEvent e = appended.isEmpty() ? h.created()
+                            : h.status(TaskState.TASK_STATE_WORKING, T0.plusMillis(appended.size()), "step " + appended.size());
+                    store.append(e, false);
+                    appended.add(e);
+                }
+                assertEveryTail(store, appended);
+                s.executeUpdate("ROLLBACK");
+                store.flush();
+                assertEveryTail(store, appended);
+            }
+            assertThat(rows(s, "SELECT count(*) FROM events")).isGreaterThanOrEqualTo(3);
+            assertThat(rows(s, "SELECT count(*) FROM events WHERE first_seq < seq")).isGreaterThanOrEqualTo(3);
+            assertThat(rows(s, EVENTS_OF + "'t1'")).isEqualTo(12);
+        }
+        store.close();
+        assertEveryTail(open(), appended);
+    }
+
+    private static void assertEveryTail(SqliteTaskStore store, List<TaskEvent> appended) {
+        for (int k = 0; k <= appended.size(); k++) {
+            assertThat(store.eventsAfter("t1", k)).as("after %d", k).isEqualTo(SchemaTest.logged(appended, k));
+        }
     }
 
     @Test
@@ -139,9 +181,9 @@ class SqliteTaskStoreTest {
         completedTurn(store, "t1", "c1", T0);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("legate.db"));
              Statement s = c.createStatement()) {
-            assertThat(rows(s, "SELECT count(*) FROM events e JOIN tasks t ON e.task_key = t.key WHERE t.id = 't1'")).isEqualTo(4);
+            assertThat(rows(s, EVENTS_OF + "'t1'")).isEqualTo(4);
             assertThat(rows(s, "SELECT last_seq FROM tasks WHERE id = 't1'")).isEqualTo(4);
-            assertThat(rows(s, "SELECT count(*) FROM events e JOIN tasks t ON e.task_key = t.key WHERE t.id = 't0'")).isEqualTo(1);
+            assertThat(rows(s, EVENTS_OF + "'t0'")).isEqualTo(1);
         }
     }
 
