@@ -30,9 +30,32 @@ final class TaskListing {
 
     static TaskPage list(Connection c, TaskQuery query) throws SQLException {
         PageToken after = query.pageToken().isEmpty() ? null : PageToken.decode(query.pageToken());
+        List<Object> args = new ArrayList<>();
+        String where = where(query, args);
+        try (Statement tx = c.createStatement()) {
+            tx.executeUpdate("BEGIN");
+            try {
+                int total = count(c, where, args);
+                TaskPage page = page(c, where, args, after, query.pageSize(), total);
+                tx.executeUpdate("COMMIT");
+                return page;
+            } catch (SQLException | RuntimeException e) {
+                tx.executeUpdate("ROLLBACK");
+                throw e;
+            }
+        }
+    }
+
+    /** The statements {@link #list} runs for {@code query}, the count and then the page (for a test of their plans). */
+    static List<String> statements(TaskQuery query) {
+        String where = where(query, new ArrayList<>());
+        return List.of("SELECT count(*)" + where, pageSql(where, !query.pageToken().isEmpty()));
+    }
+
+    /** The FROM and WHERE clauses of {@code query}, adding their arguments to {@code args}. */
+    private static String where(TaskQuery query, List<Object> args) {
         // A caller lists its own tasks only (README "Security").
         StringBuilder where = new StringBuilder(" FROM tasks WHERE owner = ?");
-        List<Object> args = new ArrayList<>();
         args.add(query.owner());
         if (!query.contextId().isEmpty()) {
             where.append(" AND context_id = ?");
@@ -49,18 +72,18 @@ final class TaskListing {
             args.add(from.seconds());
             args.add(from.nanos());
         }
-        try (Statement tx = c.createStatement()) {
-            tx.executeUpdate("BEGIN");
-            try {
-                int total = count(c, where, args);
-                TaskPage page = page(c, where, args, after, query.pageSize(), total);
-                tx.executeUpdate("COMMIT");
-                return page;
-            } catch (SQLException | RuntimeException e) {
-                tx.executeUpdate("ROLLBACK");
-                throw e;
-            }
+        return where.toString();
+    }
+
+    private static String pageSql(String where, boolean afterToken) {
+        StringBuilder sql = new StringBuilder("SELECT id, status_seconds, status_nanos, task").append(where);
+        if (afterToken) {
+            // The first condition lets the index seek to the token's time; the second drops the
+            // tasks of that same instant that the previous page already showed.
+            sql.append(" AND (status_seconds, status_nanos) <= (?, ?)")
+                    .append(" AND NOT (status_seconds = ? AND status_nanos = ? AND id <= ?)");
         }
+        return sql.append(ORDER).toString();
     }
 
     private static int count(Connection c, CharSequence where, List<Object> args) throws SQLException {
@@ -72,20 +95,15 @@ final class TaskListing {
         }
     }
 
-    private static TaskPage page(Connection c, StringBuilder where, List<Object> args, PageToken after, int size,
+    private static TaskPage page(Connection c, String where, List<Object> args, PageToken after, int size,
                                  int total) throws SQLException {
         List<Object> pageArgs = new ArrayList<>(args);
-        StringBuilder sql = new StringBuilder("SELECT id, status_seconds, status_nanos, task").append(where);
         if (after != null) {
-            // The first condition lets the index seek to the token's time; the second drops the
-            // tasks of that same instant that the previous page already showed.
-            sql.append(" AND (status_seconds, status_nanos) <= (?, ?)")
-                    .append(" AND NOT (status_seconds = ? AND status_nanos = ? AND id <= ?)");
             StatusKey key = StatusKey.of(after.time());
             pageArgs.addAll(List.of(key.seconds(), key.nanos(), key.seconds(), key.nanos(), after.id()));
         }
         pageArgs.add(size + 1);
-        try (PreparedStatement s = c.prepareStatement(sql.append(ORDER).toString())) {
+        try (PreparedStatement s = c.prepareStatement(pageSql(where, after != null))) {
             bind(s, pageArgs);
             List<Task> tasks = new ArrayList<>(size);
             PageToken last = null;
