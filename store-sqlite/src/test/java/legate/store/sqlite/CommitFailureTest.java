@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import legate.a2a.server.task.LoggedEvent;
+import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.AfterEach;
@@ -71,6 +72,32 @@ class CommitFailureTest {
         store.append(next.created(), true);
         assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L);
         assertThat(store.load("t2")).isPresent();
+    }
+
+    @Test
+    void aFirstEventForAnIdTheFileHoldsFailsItsBatchAndTheStoreGoesOn() {
+        // A task's first event is not checked against the file (SqliteTaskStore.NEW_TASK: the
+        // server made its id a moment ago). Should one come for a stored id, the insert of its row
+        // breaks UNIQUE (id): the batch fails, its durable appender is told, the stored task is as
+        // it was, and the next batch commits.
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        store.append(h.created(), false);
+        store.append(h.status(TaskState.TASK_STATE_INPUT_REQUIRED, T0, "Which text?"), true);
+        StoredTask stored = new StoredTask(h.task(), 2);
+        TaskHistory impostor = new TaskHistory("t1", "c2", T0.plusSeconds(1));
+        assertThatThrownBy(() -> store.append(impostor.created(), true)).isInstanceOf(SqliteStoreException.class)
+                .hasMessageContaining("could not commit")
+                .hasMessageContaining("UNIQUE constraint failed: tasks.id");
+        assertThat(store.load("t1")).contains(stored);
+        assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L);
+
+        // The stored task goes on from what the file holds; a new one is stored as ever.
+        store.append(h.status(TaskState.TASK_STATE_COMPLETED, T0.plusSeconds(2), "Done."), true);
+        TaskHistory next = new TaskHistory("t2", "c1", T0);
+        store.append(next.created(), true);
+        assertThat(store.load("t1")).contains(new StoredTask(h.task(), 3));
+        assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L, 3L);
+        assertThat(store.load("t2")).contains(new StoredTask(next.task(), 1));
     }
 
     @Test
