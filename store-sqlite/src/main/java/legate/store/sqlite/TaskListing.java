@@ -54,8 +54,12 @@ final class TaskListing {
 
     /** The FROM and WHERE clauses of {@code query}, adding their arguments to {@code args}. */
     private static String where(TaskQuery query, List<Object> args) {
-        // A caller lists its own tasks only (README "Security").
-        StringBuilder where = new StringBuilder(" FROM tasks WHERE owner = ?");
+        // A caller lists its own tasks only (README "Security"). Within a conversation the owner is
+        // only checked (the unary + keeps SQLite from seeking on it): the context index finds its
+        // few tasks. DEFECT: seeking on the owner read every task of the caller's to find them, and
+        // without authentication every task is the anonymous caller's.
+        StringBuilder where = new StringBuilder(query.contextId().isEmpty() ? " FROM tasks WHERE owner = ?"
+                : " FROM tasks WHERE +owner = ?");
         args.add(query.owner());
         if (!query.contextId().isEmpty()) {
             where.append(" AND context_id = ?");

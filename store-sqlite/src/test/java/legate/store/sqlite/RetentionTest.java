@@ -84,6 +84,11 @@ class RetentionTest {
                 assertThat(plan).as(sql).noneMatch(step -> step.startsWith("SCAN tasks") && !step.contains(" INDEX "));
                 assertThat(plan).as(sql).anyMatch(step -> step.contains(" INDEX tasks_by_"));
             }
+            // A conversation's tasks come from the context index, not from every task of the owner.
+            for (String sql : TaskListing.statements(new TaskQuery("c1", TaskState.TASK_STATE_UNSPECIFIED, null, 10, "",
+                    "alice"))) {
+                assertThat(plan(s, sql)).as(sql).anyMatch(step -> step.contains("INDEX tasks_by_context"));
+            }
             // The sweep takes each owner's oldest straight from the index, with no sort.
             assertThat(plan(s, Retention.OLD_TERMINAL)).noneMatch(step -> step.contains("TEMP B-TREE"));
         }
