@@ -84,6 +84,7 @@ class SchemaTest {
         // is a plain row, as version 1 wrote them).
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file()); Statement s = c.createStatement()) {
             s.executeUpdate("ALTER TABLE events DROP COLUMN first_seq");
+            s.executeUpdate("DROP INDEX events_by_task");
             s.executeUpdate("CREATE INDEX tasks_by_status_time ON tasks (status_seconds DESC, status_nanos DESC, id)");
             s.executeUpdate("DROP INDEX tasks_by_owner");
             s.executeUpdate("ALTER TABLE tasks DROP COLUMN owner");

@@ -118,6 +118,35 @@ class SqliteTaskStoreTest {
     }
 
     @Test
+    void aTurnsEventsTakeAboutTheirOwnSizeInTheFile() throws Exception {
+        // DEFECT: in a WITHOUT ROWID table SQLite keeps about 1,000 bytes of a row on its page and
+        // gives the rest an overflow page of its own, so each turn's chunk (1-2 KB) took a 4 KB
+        // page more: the events table was three times the size of the events, and so was what
+        // every commit wrote to the log.
+        SqliteTaskStore store = open();
+        String words = "word ".repeat(200);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SqliteTaskStore.FILE_NAME));
+             Statement s = c.createStatement()) {
+            // Another program's lock holds the writer back, so each turn's four events reach it in one batch.
+            s.executeUpdate("BEGIN IMMEDIATE");
+            for (int i = 0; i < 300; i++) {
+                TaskHistory h = new TaskHistory("t" + i, "c" + i, T0.plusSeconds(i));
+                store.append(h.created(), false);
+                store.append(h.status(TaskState.TASK_STATE_WORKING, T0.plusSeconds(i), "Counting."), false);
+                store.append(h.artifact("text-stats", words), false);
+                store.append(h.status(TaskState.TASK_STATE_COMPLETED, T0.plusSeconds(i), "Done."), false);
+            }
+            s.executeUpdate("ROLLBACK");
+            store.close();
+            long payload = rows(s, "SELECT sum(length(event)) FROM events");
+            assertThat(rows(s, "SELECT max(length(event)) FROM events")).as("a chunk's size").isGreaterThan(1_200);
+            long pages = rows(s, "SELECT sum(pgsize) FROM dbstat WHERE name = 'events'");
+            assertThat(pages).as("bytes of the events table's pages, for %d bytes of events", payload)
+                    .isLessThan(payload * 3 / 2);
+        }
+    }
+
+    @Test
     void anEventThatIsNotTheTasksNextIsRefusedToItsCaller() throws Exception {
         // The contract: IllegalStateException when the sequence number is not the task's next one,
         // thrown by append itself (not lost in the writer thread), for a task in memory or in the file.
