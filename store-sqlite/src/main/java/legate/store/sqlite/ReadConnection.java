@@ -33,8 +33,9 @@ final class ReadConnection implements AutoCloseable {
         this.c = c;
         this.task = c.prepareStatement("SELECT task, last_seq, owner FROM tasks WHERE id = ?");
         // An aggregate, so a row comes back for an unknown task too: on a statement that ends without
-        // a row, the driver runs a BEGIN and a COMMIT to honour autocommit, and most lookups here
-        // are for new tasks.
+        // a row, the driver runs a BEGIN and a COMMIT to honour autocommit. (A new task's first event
+        // is no longer looked up at all, SqliteTaskStore.NEW_TASK; an unknown id here is a caller's
+        // wrong sequence number, refused just after.)
         this.committed = c.prepareStatement("SELECT coalesce(max(key), 0), coalesce(max(last_seq), 0),"
                 + " coalesce(max(owner), '') FROM tasks WHERE id = ?");
         // A row's seq is its last event's (EventChunk): the first row may begin at or before afterSeq.
