@@ -1,5 +1,6 @@
 package legate.store.sqlite;
 
+import static legate.store.sqlite.SqliteTaskStoreTest.owned;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
@@ -31,10 +31,6 @@ class RetentionTest {
 
     @TempDir
     Path dir;
-
-    private static TaskEvent owned(TaskEvent e, String owner) {
-        return new TaskEvent(e.seq(), e.event(), e.task(), owner);
-    }
 
     @Test
     void oldTerminalTasksOfEveryOwnerGoOverSeveralChunks() {

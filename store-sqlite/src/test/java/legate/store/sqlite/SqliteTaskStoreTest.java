@@ -369,7 +369,8 @@ class SqliteTaskStoreTest {
         }
     }
 
-    private static TaskEvent owned(TaskEvent e, String owner) {
+    /** {@code e} as appended by {@code owner}'s request. */
+    static TaskEvent owned(TaskEvent e, String owner) {
         return new TaskEvent(e.seq(), e.event(), e.task(), owner);
     }
 
