@@ -10,6 +10,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -63,6 +64,8 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
     private final GrpcCallCounter counter;
     private final GrpcPeerForwarding forwarding = new GrpcPeerForwarding();
     private final Set<GrpcEventStream> open = ConcurrentHashMap.newKeySet();
+    // Streams relayed from the instance that runs their conversation: written here too.
+    private final AtomicInteger relayed = new AtomicInteger();
     // Set once the card (which names this listener's port) and the handler over it exist.
     private volatile RequestHandler handler;
 
@@ -141,9 +144,9 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         unary("GetExtendedAgentCard", response, () -> h().extendedAgentCard());
     }
 
-    /** The streams being written now. */
+    /** The streams being written now, those relayed from another instance included. */
     int openStreams() {
-        return open.size();
+        return open.size() + relayed.get();
     }
 
     /** Ends every open stream cleanly, after the events already sent: the server is stopping. */
@@ -217,7 +220,12 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
             }
             forwarded(method, start, response, () -> {
                 // Counted once the relayed stream is over (its errors are the peer's, counted there).
-                elsewhere.accept(e.instanceUrl(), (ServerCallStreamObserver<StreamResponse>) response);
+                relayed.incrementAndGet();
+                try {
+                    elsewhere.accept(e.instanceUrl(), (ServerCallStreamObserver<StreamResponse>) response);
+                } finally {
+                    relayed.decrementAndGet();
+                }
                 counter.count(method, ServerMetrics.FORWARDED, start);
             });
             return;

@@ -79,9 +79,13 @@ public final class BindingEdge {
         keepAlive.endAll();
     }
 
-    /** The streams this binding is writing now, from their first event until their last write. */
+    /**
+     * The streams this binding is writing now, from their first event until their last write, those
+     * relayed from the instance that runs their conversation included.
+     */
     public int openStreams() {
-        return keepAlive.openStreams();
+        PeerForwarding f = forwarding;
+        return keepAlive.openStreams() + (f == null ? 0 : f.relayedStreams());
     }
 
     String binding() {

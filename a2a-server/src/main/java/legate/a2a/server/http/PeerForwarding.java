@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.wire.trace.Tracing;
@@ -53,6 +54,10 @@ public final class PeerForwarding {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
             .build();
+    // A relayed stream is written by this instance as much as one it serves itself: it holds a
+    // connection and a thread here, so the open-streams gauge (and the tests' check that none is
+    // left behind) counts it.
+    private final AtomicInteger relayedStreams = new AtomicInteger();
 
     /**
      * Sends the request, with {@code body} (null: none) and its own HTTP method, to {@code target} and relays its answer; blocks until the answer is over
@@ -76,6 +81,10 @@ public final class PeerForwarding {
                 values.forEach(v -> response.getHeaders().add(name, v));
             }
         });
+        boolean stream = answer.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
+        if (stream) {
+            relayedStreams.incrementAndGet();
+        }
         OutputStream relayed = Content.Sink.asOutputStream(response);
         try (InputStream in = answer.body()) {
             byte[] buf = new byte[8192];
@@ -92,8 +101,18 @@ public final class PeerForwarding {
         } catch (IOException e) {
             // Either side hung up; closing the other one's stream (try-with-resources) tells it so.
             callback.failed(e);
+        } finally {
+            if (stream) {
+                relayedStreams.decrementAndGet();
+            }
         }
     }
+
+    /** The SSE streams being relayed from another instance now, from its answer's head to its end. */
+    public int relayedStreams() {
+        return relayedStreams.get();
+    }
+
     /** Whether a request header (its lower-case name) goes along to the other instance: end-to-end ones do. */
     public static boolean forwards(String lowerCaseName) {
         return !NOT_FORWARDED.contains(lowerCaseName);

@@ -192,15 +192,17 @@ class GrpcForwardingAcrossInstancesTest {
         String taskId = events.next().getTask().getId();
         assertThat(states(List.of(events.next()))).containsExactly(TaskState.TASK_STATE_WORKING);
         assertThat(a.openStreams()).as("A streams the forwarded call").isEqualTo(1);
+        assertThat(b.openStreams()).as("B relays it to the caller").isEqualTo(1);
 
         call.cancel(null);
 
         // A count has no event to wait on: read again until it falls, within a bound.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (a.openStreams() > 0 && System.nanoTime() < deadline) {
+        while ((a.openStreams() > 0 || b.openStreams() > 0) && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         assertThat(a.openStreams()).as("A's stream of the cancelled call").isZero();
+        assertThat(b.openStreams()).as("B's relay of the cancelled call").isZero();
         assertThat(stub(a, ALICE).getTask(GetTaskRequest.newBuilder().setId(taskId).build()).getStatus().getState())
                 .isEqualTo(TaskState.TASK_STATE_WORKING);
         release.countDown();

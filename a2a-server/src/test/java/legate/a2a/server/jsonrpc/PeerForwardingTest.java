@@ -66,6 +66,9 @@ class PeerForwardingTest {
         }
     }
 
+    /** The last instance {@link #instance} started. */
+    private AgentServer started;
+
     private URI instance(Map<String, URI> runners) throws Exception {
         AgentServer server = AgentServer.create(ServerConfig.loopback(0),
                 port -> LegateCards.jsonRpc("here", "one instance", "http://127.0.0.1:" + port + "/").build(),
@@ -73,6 +76,7 @@ class PeerForwardingTest {
                     throw new AssertionError("a conversation that runs elsewhere reached this executor");
                 }, new InMemoryTaskStore(), Clock.systemUTC(), new Elsewhere(runners));
         int port = cleanup.start("instance", server, AgentServer::start, AgentServer::openStreams);
+        started = server;
         return URI.create("http://127.0.0.1:" + port + "/");
     }
 
@@ -124,6 +128,35 @@ class PeerForwardingTest {
         assertThat(arrived.header("X-API-Key")).isEqualTo("k3y");
         assertThat(arrived.header("Content-Type")).isEqualTo("application/json");
         assertThat(arrived.header(PeerForwarding.FORWARDED)).isNotNull();
+    }
+
+    // DEFECT: a stream relayed from the instance that runs its conversation was missing from this
+    // instance's open streams, so its gauge said 0 while it held the caller's connection.
+    @Test
+    void aRelayedStreamCountsAmongThisInstancesOpenStreamsUntilItEnds() throws Exception {
+        CountDownLatch mayEnd = new CountDownLatch(1);
+        ScriptedPeer runner = cleanup.register(new ScriptedPeer((request, out, self) -> {
+            ScriptedPeer.sseHead(out);
+            ScriptedPeer.chunk(out, FRAME_1);
+            mayEnd.await(10, TimeUnit.SECONDS);
+            ScriptedPeer.lastChunk(out);
+        }));
+        URI here = instance(Map.of("ctx-there", runner.url()));
+
+        HttpResponse<Stream<String>> answer = HTTP.send(request(here, send("ctx-there")).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        Iterator<String> lines = answer.body().iterator();
+        assertThat(lines.next()).isEqualTo("id: 7");
+        assertThat(started.openStreams()).as("the stream being relayed").isEqualTo(1);
+
+        mayEnd.countDown();
+        lines.forEachRemaining(line -> { });
+        // The relay counts itself out just after its last write: read again within a bound.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (started.openStreams() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(started.openStreams()).as("once the relayed stream ended").isZero();
     }
 
     @Test
