@@ -1,7 +1,6 @@
 package legate.cli;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -287,14 +286,7 @@ final class AgentCommand implements Callable<Integer> {
             a2a.stop();
             return 1;
         }
-        String url = setup.publicUrl(bound);
-        System.out.println(chosen.title() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
-                + ServerOptions.describe(config.bindings()) + ")");
-        System.out.println("Agent Card: " + URI.create(url).resolve("/.well-known/agent-card.json"));
-        String grpcLine = ServerOptions.grpcLine(a2a);
-        if (grpcLine != null) {
-            System.out.println(grpcLine);
-        }
+        ServerOptions.printStarted(chosen.title(), setup, bound, config.bindings(), a2a);
         MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
         Duration grace = Duration.ofMillis(server.shutdownGraceMs);

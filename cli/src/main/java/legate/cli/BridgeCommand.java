@@ -1,7 +1,6 @@
 package legate.cli;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -246,13 +245,7 @@ final class BridgeCommand implements Callable<Integer> {
             return 1;
         }
         Backend named = bridge.backend();
-        System.out.println(bridge.name() + " is listening on " + setup.listeningUrl(bound) + " (A2A: "
-                + ServerOptions.describe(serverConfig.bindings()) + ")");
-        System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
-        String grpcLine = ServerOptions.grpcLine(bridge.server());
-        if (grpcLine != null) {
-            System.out.println(grpcLine);
-        }
+        ServerOptions.printStarted(bridge.name(), setup, bound, serverConfig.bindings(), bridge.server());
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");

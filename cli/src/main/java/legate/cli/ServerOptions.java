@@ -1,5 +1,6 @@
 package legate.cli;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -207,7 +208,21 @@ final class ServerOptions {
      * {@code gRPC: 127.0.0.1:43121 (lf.a2a.v1.A2AService)}: where the gRPC binding is dialled, as the
      * card advertises it; null when gRPC is not served.
      */
-    static String grpcLine(AgentServer server) {
+    /**
+     * The lines a started server prints, the agent's and the bridge's alike: scripts, bench/ and the
+     * tests read the listening URL and the card's address from them, so one place words them.
+     */
+    static void printStarted(String title, ServerSetup setup, int bound, List<ProtocolBinding> bindings,
+                             AgentServer server) {
+        System.out.println(title + " is listening on " + setup.listeningUrl(bound) + " (A2A: " + describe(bindings) + ")");
+        System.out.println("Agent Card: " + URI.create(setup.publicUrl(bound)).resolve("/.well-known/agent-card.json"));
+        String grpc = grpcLine(server);
+        if (grpc != null) {
+            System.out.println(grpc);
+        }
+    }
+
+    private static String grpcLine(AgentServer server) {
         if (server.grpcPort() < 0) {
             return null;
         }
@@ -218,7 +233,7 @@ final class ServerOptions {
     }
 
     /** {@code JSONRPC 1.0, HTTP+JSON 1.0}: the bindings served, for the line printed at start. */
-    static String describe(List<ProtocolBinding> served) {
+    private static String describe(List<ProtocolBinding> served) {
         return String.join(", ", served.stream().map(b -> b.protocolBinding() + " " + b.protocolVersion()).toList());
     }
 }
