@@ -2,6 +2,7 @@ package legate.a2a.server.jsonrpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -80,6 +81,22 @@ class PeerForwardingTest {
         return URI.create("http://127.0.0.1:" + port + "/");
     }
 
+    /**
+     * The instance that runs the conversation: it streams {@link #FRAME_1}, holds the stream until
+     * {@code mayGoOn}, then sends {@code rest} (null: nothing more) and ends it.
+     */
+    private ScriptedPeer runnerHoldingAfterFrame1(CountDownLatch mayGoOn, String rest) throws IOException {
+        return cleanup.register(new ScriptedPeer((request, out, self) -> {
+            ScriptedPeer.sseHead(out);
+            ScriptedPeer.chunk(out, FRAME_1);
+            mayGoOn.await(10, TimeUnit.SECONDS);
+            if (rest != null) {
+                ScriptedPeer.chunk(out, rest);
+            }
+            ScriptedPeer.lastChunk(out);
+        }));
+    }
+
     private static String send(String contextId) {
         return "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":{"
                 + "\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"contextId\":\"" + contextId + "\",\"parts\":[{\"text\":\"hi\"}]}}}";
@@ -93,13 +110,7 @@ class PeerForwardingTest {
     @Test
     void aTurnOfAConversationElsewhereGoesThereWithItsHeadersAndComesBackByteForByteFrameByFrame() throws Exception {
         CountDownLatch secondFrameMayGo = new CountDownLatch(1);
-        ScriptedPeer runner = cleanup.register(new ScriptedPeer((request, out, self) -> {
-            ScriptedPeer.sseHead(out);
-            ScriptedPeer.chunk(out, FRAME_1);
-            secondFrameMayGo.await(10, TimeUnit.SECONDS);
-            ScriptedPeer.chunk(out, FRAME_2);
-            ScriptedPeer.lastChunk(out);
-        }));
+        ScriptedPeer runner = runnerHoldingAfterFrame1(secondFrameMayGo, FRAME_2);
         URI here = instance(Map.of("ctx-there", runner.url()));
 
         HttpResponse<Stream<String>> answer = HTTP.send(request(here, send("ctx-there"))
@@ -135,12 +146,7 @@ class PeerForwardingTest {
     @Test
     void aRelayedStreamCountsAmongThisInstancesOpenStreamsUntilItEnds() throws Exception {
         CountDownLatch mayEnd = new CountDownLatch(1);
-        ScriptedPeer runner = cleanup.register(new ScriptedPeer((request, out, self) -> {
-            ScriptedPeer.sseHead(out);
-            ScriptedPeer.chunk(out, FRAME_1);
-            mayEnd.await(10, TimeUnit.SECONDS);
-            ScriptedPeer.lastChunk(out);
-        }));
+        ScriptedPeer runner = runnerHoldingAfterFrame1(mayEnd, null);
         URI here = instance(Map.of("ctx-there", runner.url()));
 
         HttpResponse<Stream<String>> answer = HTTP.send(request(here, send("ctx-there")).build(),
