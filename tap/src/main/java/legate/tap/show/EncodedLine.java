@@ -33,11 +33,15 @@ import legate.wire.json.WireJson;
  * serialisation at a third of the listener thread's time, and the objects it kept in the history at
  * most of its garbage collection.
  *
- * <p>{@code headersFrom..headersTo} is where the {@code ,"headers":{...}} member lies (empty when
- * the event has none): the page's live feed leaves it out, since only the raw view draws headers and
- * it asks for them when opened; cutting it out leaves a valid JSON object, as headers never come first.
+ * <p>{@code headersFrom..headersTo} is where the {@code ,"headers":{...}} member lies, and
+ * {@code bodyFrom..bodyTo} where the body ({@code ,"body":...}, {@code ,"bodyBase64":...}) or a
+ * frame's {@code ,"data":...} lies (each empty when the event has none). The page's live feed
+ * leaves both out ({@link #writeSummary}): a list row needs neither, and the profile of the page
+ * under load put parsing the bodies, and taking in their bytes, at most of the browser's cost; the
+ * views that draw them fetch their exchanges whole. Cutting them leaves a valid JSON object, as
+ * neither comes first and the headers come before the body.
  */
-public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, int headersTo) {
+public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, int headersTo, int bodyFrom, int bodyTo) {
     /** The last event encoded: the log and the page get the listener thread's events one at a time, in turn. */
     private static volatile EncodedLine last;
     /** The last second written, as {@link Instant#toString()} writes it without the "Z": events come many a second. */
@@ -58,20 +62,22 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
         return l;
     }
 
-    /** The number of bytes the page's feed sends of this line. */
-    public int pageLength() {
-        return bytes.length - (headersTo - headersFrom);
-    }
-
-    /** Writes the line without its headers: what the page's live feed sends. */
-    public void writePage(OutputStream out) throws IOException {
+    /**
+     * Writes the line without its headers and its body, with {@code members} (each beginning with
+     * a comma, or none) added before its closing brace: what the page's live feed sends.
+     */
+    public void writeSummary(OutputStream out, byte[] members) throws IOException {
         out.write(bytes, 0, headersFrom);
-        out.write(bytes, headersTo, bytes.length - headersTo);
+        out.write(bytes, headersTo, bodyFrom - headersTo);
+        out.write(bytes, bodyTo, bytes.length - 1 - bodyTo);
+        out.write(members);
+        out.write('}');
     }
 
     private static EncodedLine encode(ExchangeEvent event) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        int[] headers = {0, 0};
+        int[] headers = {-1, -1};
+        int[] body = {-1, -1};
         try (JsonGenerator g = WireJson.mapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("at", instant(event.at()));
@@ -83,13 +89,13 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
                     g.writeStringField("target", r.target());
                     g.writeStringField("protocol", r.protocol());
                     headers(g, out, r.headers(), headers);
-                    body(g, r.body());
+                    body(g, out, r.body(), body);
                 }
                 case Response r -> {
                     g.writeStringField("event", "response");
                     g.writeNumberField("status", r.status());
                     headers(g, out, r.headers(), headers);
-                    body(g, r.body());
+                    body(g, out, r.body(), body);
                     g.writeNumberField("bodyBytes", r.bodyBytes());
                     if (r.body().length < r.bodyBytes()) {
                         g.writeBooleanField("bodyCut", true);
@@ -106,7 +112,9 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
                     g.writeStringField("event", "frame");
                     g.writeNumberField("index", f.index());
                     g.writeStringField("type", f.event().event());
+                    mark(g, out, body, 0);
                     g.writeStringField("data", f.event().data());
+                    mark(g, out, body, 1);
                     if (f.event().id() != null) {
                         g.writeStringField("id", f.event().id());
                     }
@@ -134,14 +142,25 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
         } catch (IOException e) {
             throw new UncheckedIOException("an event line could not be written", e);
         }
-        return new EncodedLine(event, out.toByteArray(), headers[0], headers[1]);
+        byte[] bytes = out.toByteArray();
+        // An absent member is an empty range where it would have been: after the headers, or at the start.
+        int headersFrom = headers[0] < 0 ? 0 : headers[0];
+        int headersTo = headers[0] < 0 ? 0 : headers[1];
+        int bodyFrom = body[0] < 0 ? headersTo : body[0];
+        int bodyTo = body[0] < 0 ? headersTo : body[1];
+        return new EncodedLine(event, bytes, headersFrom, headersTo, bodyFrom, bodyTo);
+    }
+
+    /** Notes where the output stands, as {@code at[i]}: the edge of a member that the summary leaves out. */
+    private static void mark(JsonGenerator g, ByteArrayOutputStream out, int[] at, int i) throws IOException {
+        g.flush();
+        at[i] = out.size();
     }
 
     /** Repeated names joined with ", " as {@link EventLine} does; notes where the member lies. */
     private static void headers(JsonGenerator g, ByteArrayOutputStream out, List<Header> headers, int[] at)
             throws IOException {
-        g.flush();
-        at[0] = out.size();
+        mark(g, out, at, 0);
         g.writeObjectFieldStart("headers");
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.get(i).name();
@@ -157,8 +176,7 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
             g.writeStringField(name, value);
         }
         g.writeEndObject();
-        g.flush();
-        at[1] = out.size();
+        mark(g, out, at, 1);
     }
 
     private static boolean seenBefore(List<Header> headers, int i, String name) {
@@ -171,16 +189,18 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
     }
 
     /** A body as a string when it is well-formed UTF-8, else as base64: the bytes copied, never decoded. */
-    private static void body(JsonGenerator g, byte[] body) throws IOException {
+    private static void body(JsonGenerator g, ByteArrayOutputStream out, byte[] body, int[] at) throws IOException {
         if (body.length == 0) {
             return;
         }
+        mark(g, out, at, 0);
         if (isUtf8(body)) {
             g.writeFieldName("body");
             g.writeUTF8String(body, 0, body.length);
         } else {
             g.writeStringField("bodyBase64", Base64.getEncoder().encodeToString(body));
         }
+        mark(g, out, at, 1);
     }
 
     /**

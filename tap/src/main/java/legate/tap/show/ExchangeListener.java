@@ -1,5 +1,7 @@
 package legate.tap.show;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * Receives what the tap sees, event by event: the console printer, the JSON Lines log, a test.
  *
@@ -11,6 +13,16 @@ package legate.tap.show;
 @FunctionalInterface
 public interface ExchangeListener {
     void on(ExchangeEvent event);
+
+    /**
+     * The event with its body, or its frame's data, as {@link ProtocolCheck} read it, so a listener
+     * that wants what a body says does not parse it a second time on the listener thread.
+     *
+     * @param body the body as JSON; null when there is none, it is not JSON, or it was cut short
+     */
+    default void on(ExchangeEvent event, JsonNode body) {
+        on(event);
+    }
 
     /**
      * Every event handed over so far has been delivered: a listener that holds its output back

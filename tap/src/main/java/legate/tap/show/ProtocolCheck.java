@@ -51,12 +51,26 @@ public final class ProtocolCheck implements ExchangeListener {
 
     @Override
     public void on(ExchangeEvent event) {
-        pass(event);
+        JsonNode body = body(event);
+        pass(event, body);
         List<Flagged> flags = new ArrayList<>(0);
-        check(event, flags);
+        check(event, body, flags);
         for (Flagged f : flags) {
-            pass(f);
+            pass(f, null);
         }
+    }
+
+    /**
+     * The event's body, or its frame's data, as JSON: null when it has none, it is not JSON, or
+     * (a response) it was cut short, so that only a whole body is ever judged.
+     */
+    public static JsonNode body(ExchangeEvent event) {
+        return switch (event) {
+            case Request r -> json(r.body());
+            case Response r -> r.body().length == r.bodyBytes() ? json(r.body()) : null;
+            case Frame f -> json(f.event().data().getBytes(StandardCharsets.UTF_8));
+            default -> null;
+        };
     }
 
     @Override
@@ -66,29 +80,29 @@ public final class ProtocolCheck implements ExchangeListener {
         }
     }
 
-    private void pass(ExchangeEvent event) {
+    private void pass(ExchangeEvent event, JsonNode body) {
         for (ExchangeListener l : listeners) {
             try {
-                l.on(event);
+                l.on(event, body);
             } catch (RuntimeException e) {
                 System.err.println("legate tap: a listener failed on exchange #" + event.exchange() + ": " + e);
             }
         }
     }
 
-    private void check(ExchangeEvent event, List<Flagged> flags) {
+    private void check(ExchangeEvent event, JsonNode body, List<Flagged> flags) {
         switch (event) {
-            case Request r -> request(r, flags);
+            case Request r -> request(r, body, flags);
             case Response r -> {
                 Open o = open.remove(r.exchange());
                 if (r.body().length == r.bodyBytes()) {
-                    answer(r, o, json(r.body()), flags);
+                    answer(r, o, body, flags);
                 }
             }
             case StreamOpened s -> {
                 // the stream's frames are checked one by one
             }
-            case Frame f -> frame(f, open.get(f.exchange()), flags);
+            case Frame f -> frame(f, open.get(f.exchange()), body, flags);
             case StreamClosed c -> open.remove(c.exchange());
             case Refused r -> open.remove(r.exchange());
             case Flagged f -> {
@@ -97,8 +111,7 @@ public final class ProtocolCheck implements ExchangeListener {
         }
     }
 
-    private void request(Request r, List<Flagged> flags) {
-        JsonNode body = json(r.body());
+    private void request(Request r, JsonNode body, List<Flagged> flags) {
         // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing.
         boolean versioned = r.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("A2A-Version")
                 && !h.value().isBlank()) || r.target().contains("A2A-Version=");
@@ -134,8 +147,7 @@ public final class ProtocolCheck implements ExchangeListener {
                 || path.endsWith("/extendedAgentCard");
     }
 
-    private void frame(Frame f, Open o, List<Flagged> flags) {
-        JsonNode data = json(f.event().data().getBytes(StandardCharsets.UTF_8));
+    private void frame(Frame f, Open o, JsonNode data, List<Flagged> flags) {
         if (data == null || !data.isObject()) {
             return;
         }

@@ -17,8 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread from a bounded queue. The tap's listener thread only queues ({@link #offer}), so a page
  * that reads slowly, or not at all, never holds up the tap.
  *
- * <p>A line is sent without its headers (only the raw view draws them, and it asks for its
- * exchange whole when opened), and the lines waiting at a wake-up go as one SSE message of several
+ * <p>A line is sent as its {@link PageLine}, without headers and body (the views that draw them
+ * ask for their exchanges whole), and the lines waiting at a wake-up go as one SSE message of several
  * {@code data:} lines, which the page splits at its line breaks (a JSON line has none of its own).
  * Under load the browser then handles one message per batch, not one per event: with a message
  * per event, Chromium's CPU on the page was of the order of the tap's own.
@@ -60,13 +60,13 @@ final class BrowserFeed {
             if (closed) {
                 return;
             }
-            if (queuedBytes + line.pageLength() > maxQueuedBytes) {
+            if (queuedBytes + line.page().length > maxQueuedBytes) {
                 droppedSinceTold++;
                 droppedTotal++;
                 return;
             }
             queue.addLast(line);
-            queuedBytes += line.pageLength();
+            queuedBytes += line.page().length;
             if (queue.size() == 1) {
                 // Only the first line wakes the page's thread; it takes whatever has come since.
                 ready.signal();
@@ -160,8 +160,7 @@ final class BrowserFeed {
         for (SessionHistory.Entry line : lines) {
             // A JSON line has no raw line breaks (they are escaped inside strings), so it is one data line.
             sb.write(DATA);
-            sb.write(line.line(), 0, line.headersFrom());
-            sb.write(line.line(), line.headersTo(), line.line().length - line.headersTo());
+            sb.writeBytes(line.page());
             sb.write('\n');
             open = true;
             if (sb.size() > MESSAGE_BYTES) {

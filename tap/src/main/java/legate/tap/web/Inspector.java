@@ -15,13 +15,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeListener;
+import legate.tap.show.ProtocolCheck;
 import legate.wire.http.BindAddress;
 import legate.wire.json.WireJson;
 
@@ -30,7 +33,8 @@ import legate.wire.json.WireJson;
  * more listener of the tap ({@link #on}), fed on the listener thread like the console, so the
  * forwarding path does not change; it keeps the session ({@link SessionHistory}) and serves it on
  * a port of its own: the page and its script (resources inside the jar, no network needed), the
- * live feed ({@code /events}, SSE), one exchange whole ({@code /exchange?n=}, for the raw view),
+ * live feed ({@code /events}, SSE, a summary of each event), exchanges whole ({@code /exchange?n=},
+ * for the views that draw bodies),
  * the session as HAR and as JSON Lines, an import, and the
  * composer ({@code /send}). The composer is on once the tap's URL is known ({@link #sendThrough});
  * a replay has none.
@@ -44,6 +48,8 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     static final long MAX_HISTORY_BYTES = 64L * 1024 * 1024;
     static final long MAX_QUEUED_BYTES = 8L * 1024 * 1024;
     static final int MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+    /** The most exchanges one {@code /exchange} request names: a view draws a task's or a context's newest ones. */
+    static final int MAX_EXCHANGES_ASKED = 1_000;
     private static final Map<String, String> PAGE = Map.of("/", "index.html", "/index.html", "index.html",
             "/inspector.js", "inspector.js", "/inspector.css", "inspector.css");
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
@@ -98,7 +104,13 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     /** Keeps the event and sends it to every open page; never waits for a page. */
     @Override
     public void on(ExchangeEvent event) {
-        history.add(event);
+        on(event, ProtocolCheck.body(event));
+    }
+
+    /** As {@link #on(ExchangeEvent)}, with the body the protocol check has already read. */
+    @Override
+    public void on(ExchangeEvent event, JsonNode body) {
+        history.add(event, body);
     }
 
     /** The pages open now. */
@@ -193,7 +205,8 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
         }
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         for (ExchangeEvent e : events) {
-            lines.writeBytes(EncodedLine.of(e).bytes());
+            // With the facts the live feed carries, so the page indexes a file as it does live traffic.
+            lines.writeBytes(PageLine.whole(EncodedLine.of(e), ProtocolCheck.body(e)));
             lines.write('\n');
         }
         send(ex, 200, "application/x-ndjson", lines.toByteArray());
@@ -247,21 +260,29 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     }
 
     /**
-     * {@code /exchange?n=N}: the kept lines of exchange N whole, headers included, as JSON Lines. The
-     * live feed leaves headers out, so the raw view asks for them here when it opens.
+     * {@code /exchange?n=N[,M...]}: the kept lines of these exchanges whole, headers and bodies
+     * included, as JSON Lines in the order they came. The live feed sends neither, so a task's, a
+     * context's or an exchange's view asks for its exchanges here when it is drawn.
      */
     private void exchange(HttpExchange ex) throws IOException {
         String query = ex.getRequestURI().getRawQuery();
-        long n;
+        Set<Long> wanted = new HashSet<>();
         try {
-            n = Long.parseLong(query != null && query.startsWith("n=") ? query.substring(2) : "");
+            for (String n : (query != null && query.startsWith("n=") ? query.substring(2) : "").split(",", -1)) {
+                wanted.add(Long.parseLong(n));
+            }
         } catch (NumberFormatException e) {
-            text(ex, 400, "name the exchange: /exchange?n=NUMBER");
+            text(ex, 400, "name the exchanges: /exchange?n=NUMBER[,NUMBER...]");
             return;
         }
-        List<SessionHistory.Entry> lines = history.exchange(n);
+        if (wanted.size() > MAX_EXCHANGES_ASKED) {
+            text(ex, 400, "at most " + MAX_EXCHANGES_ASKED + " exchanges are sent at once");
+            return;
+        }
+        List<SessionHistory.Entry> lines = history.exchanges(wanted);
         if (lines.isEmpty()) {
-            text(ex, 404, "exchange #" + n + " is not (or no longer) kept by the tap");
+            text(ex, 404, (wanted.size() == 1 ? "exchange #" + wanted.iterator().next() + " is" : "these exchanges are")
+                    + " not (or no longer) kept by the tap");
             return;
         }
         send(ex, 200, "application/x-ndjson", lines(lines));

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import legate.tap.show.EncodedLine;
@@ -27,18 +28,15 @@ import legate.wire.json.WireJson;
  * were dropped. Adding never waits for a page ({@link BrowserFeed#offer} only queues).
  */
 final class SessionHistory {
-    /**
-     * One event as it is kept: its exchange, its line, and where the line's headers lie (the live
-     * feed leaves them out).
-     */
-    record Entry(long exchange, byte[] line, int headersFrom, int headersTo) {
-        static Entry of(EncodedLine l) {
-            return new Entry(l.event().exchange(), l.bytes(), l.headersFrom(), l.headersTo());
+    /** One event as it is kept: its exchange, its line whole, and what the live feed sends of it ({@link PageLine}). */
+    record Entry(long exchange, byte[] line, byte[] page) {
+        static Entry of(ExchangeEvent event, JsonNode body) {
+            EncodedLine l = EncodedLine.of(event);
+            return new Entry(event.exchange(), l.bytes(), PageLine.of(l, body));
         }
 
-        /** The bytes the live feed sends of this line. */
-        int pageLength() {
-            return line.length - (headersTo - headersFrom);
+        int size() {
+            return line.length + page.length;
         }
     }
 
@@ -59,15 +57,19 @@ final class SessionHistory {
         this.maxBytes = maxBytes;
     }
 
-    /** Keeps the event and queues it for every open page; never waits. */
-    void add(ExchangeEvent event) {
-        Entry entry = Entry.of(EncodedLine.of(event));
+    /**
+     * Keeps the event and queues it for every open page; never waits.
+     *
+     * @param body the event's body as the protocol check read it, for the facts the page is sent
+     */
+    void add(ExchangeEvent event, JsonNode body) {
+        Entry entry = Entry.of(event, body);
         lock.lock();
         try {
             entries.addLast(entry);
-            bytes += entry.line().length;
+            bytes += entry.size();
             while (entries.size() > maxEvents || (bytes > maxBytes && entries.size() > 1)) {
-                bytes -= entries.removeFirst().line().length;
+                bytes -= entries.removeFirst().size();
                 dropped++;
             }
             for (BrowserFeed feed : feeds) {
@@ -117,13 +119,16 @@ final class SessionHistory {
         }
     }
 
-    /** The kept lines of one exchange, whole (headers included), oldest first: what the raw view asks for. */
-    List<Entry> exchange(long n) {
+    /**
+     * The kept lines of these exchanges, whole (headers and bodies included), oldest first: what a
+     * task's, a context's or an exchange's view asks for when it is drawn.
+     */
+    List<Entry> exchanges(Set<Long> wanted) {
         List<Entry> found = new ArrayList<>();
         lock.lock();
         try {
             for (Entry e : entries) {
-                if (e.exchange() == n) {
+                if (wanted.contains(e.exchange())) {
                     found.add(e);
                 }
             }

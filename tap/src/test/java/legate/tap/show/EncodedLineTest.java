@@ -70,18 +70,19 @@ class EncodedLineTest {
         }
     }
 
-    // Rule: the page's live feed sends a line without its headers (the raw view fetches them), and
-    // what it sends is still one JSON object with every other field of the line.
+    // Rule: the page's live feed sends a line without its headers and its body or frame data (the
+    // views that draw them fetch the exchange whole), and what it sends is still one JSON object with
+    // every other field of the line and the members added to it.
     @Test
-    void thePageLineIsTheLineWithoutItsHeaders() throws Exception {
+    void theSummaryIsTheLineWithoutItsHeadersAndBodyWithTheAddedMembers() throws Exception {
         for (ExchangeEvent e : EVENTS) {
             EncodedLine line = EncodedLine.of(e);
             ByteArrayOutputStream page = new ByteArrayOutputStream();
-            line.writePage(page);
-            assertThat(page.size()).isEqualTo(line.pageLength());
+            line.writeSummary(page, bytes(",\"facts\":{\"n\":1}"));
             JsonNode sent = WireJson.mapper().readTree(page.toByteArray());
             ObjectNode whole = (ObjectNode) WireJson.mapper().readTree(line.bytes());
-            whole.remove("headers");
+            whole.remove(List.of("headers", "body", "bodyBase64", "data"));
+            whole.putObject("facts").put("n", 1);
             assertThat(sent).as("%s", e).isEqualTo(whole);
         }
     }

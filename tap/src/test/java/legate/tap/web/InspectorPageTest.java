@@ -163,6 +163,27 @@ class InspectorPageTest {
         screenshot("inspector-context");
     }
 
+    // Rule: the page is live in every view. A context's view reads its exchanges whole from the tap
+    // when drawn, and again when the feed says one of its tasks changed: a later turn in the
+    // conversation shows in the open view without another click.
+    @Test
+    void anOpenContextViewShowsALaterTurnWithoutAnotherClick() throws Exception {
+        String first = send("SendMessage", "The first turn.", true, null);
+        Matcher c = CONTEXT_ID.matcher(first);
+        assertThat(c.find()).as("the first turn's context: %s", first).isTrue();
+        String contextId = c.group(1);
+        view("contexts");
+        By item = By.cssSelector("#context-list li[data-id='" + contextId + "']");
+        waitFor(() -> !chrome.findElements(item).isEmpty());
+        chrome.findElement(item).click();
+        waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The first turn."));
+        send("SendMessage", "The second turn.", true, null, contextId);
+        waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The second turn."));
+        assertThat(chrome.findElement(By.id("context-detail")).getText().indexOf("user: The first turn."))
+                .as("the turns top to bottom").isLessThan(chrome.findElement(By.id("context-detail")).getText()
+                        .indexOf("user: The second turn."));
+    }
+
     // Rule: credentials are masked to their scheme and last 4 characters in the raw view, as on the console.
     @Test
     void theRawViewShowsTheMaskedAuthorizationHeader() throws Exception {
@@ -266,9 +287,16 @@ class InspectorPageTest {
 
     /** A JSON-RPC request through the tap; returns the whole answer (a stream's too). */
     private static String send(String method, String text, boolean versioned, String authorization) throws Exception {
+        return send(method, text, versioned, authorization, null);
+    }
+
+    /** As above, the message in the context named, when one is. */
+    private static String send(String method, String text, boolean versioned, String authorization, String contextId)
+            throws Exception {
         String params = text == null ? "{\"id\":\"no-such-task\"}"
-                : "{\"message\":{\"messageId\":\"m-" + System.nanoTime() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
-                + text + "\"}]}}";
+                : "{\"message\":{\"messageId\":\"m-" + System.nanoTime() + "\",\"role\":\"ROLE_USER\","
+                + (contextId == null ? "" : "\"contextId\":\"" + contextId + "\",")
+                + "\"parts\":[{\"text\":\"" + text + "\"}]}}";
         HttpRequest.Builder request = HttpRequest.newBuilder(tap.url())
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"" + method

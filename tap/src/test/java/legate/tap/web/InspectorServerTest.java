@@ -2,6 +2,7 @@ package legate.tap.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -12,13 +13,18 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import legate.tap.show.ExchangeEvent.Header;
+import legate.tap.show.ExchangeEvent.Outcome;
 import legate.tap.show.ExchangeEvent.Request;
+import legate.tap.show.ExchangeEvent.Response;
+import legate.wire.json.WireJson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -78,12 +84,13 @@ class InspectorServerTest {
         }
     }
 
-    // Rule: the feed (history and live) sends each line without its headers; the raw view gets an
-    // exchange whole, headers included (masked as they were carried), from /exchange. Were the feed
-    // to leave headers out without this, the raw view would show none.
+    // Rule: the feed (history and live) sends each event without its headers and body, with what the
+    // body says that the list needs (its facts); a view gets its exchanges whole, headers (masked as
+    // they were carried) and bodies included, from /exchange. Were the feed to leave them out without
+    // this, the raw view and a task's view would show nothing.
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void theFeedLeavesHeadersOutAndAnExchangeComesWholeOnRequest() throws Exception {
+    void theFeedSendsSummariesAndTheExchangesComeWholeOnRequest() throws Exception {
         inspector = new Inspector("127.0.0.1", 0, URI.create("http://127.0.0.1"), Clock.systemUTC());
         inspector.start();
         List<Header> headers = List.of(new Header("Authorization", "Bearer …WXYZ"), new Header("A2A-Version", "1.0"));
@@ -99,23 +106,49 @@ class InspectorServerTest {
         while (!lines.next().startsWith("event: live")) {
             // the rest of the history
         }
-        inspector.on(new Request(2, Instant.now(), "POST", "/after-1", "HTTP/1.1", headers, new byte[0]));
+        byte[] getTask = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"task-9\","
+                + "\"note\":\"a body the feed leaves out\"}}").getBytes(StandardCharsets.UTF_8);
+        inspector.on(new Request(2, Instant.now(), "POST", "/after-1", "HTTP/1.1", headers, getTask));
+        byte[] task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"task-9\",\"contextId\":\"ctx-4\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}}"
+                .getBytes(StandardCharsets.UTF_8);
+        inspector.on(new Response(2, Instant.now(), 200, headers, task, task.length, Outcome.COMPLETE, Duration.ofMillis(3)));
         inspector.on(new Request(3, Instant.now(), "POST", "/after-2", "HTTP/1.1", headers, new byte[0]));
+        List<String> sent = new ArrayList<>();
         String line;
         do {
             line = lines.next();
+            if (line.startsWith("data: {")) {
+                sent.add(line.substring("data: ".length()));
+            }
         } while (!line.contains("/after-2"));
-        assertThat(line).startsWith("data: {").doesNotContain("headers").doesNotContain("WXYZ");
         live.body().close();
+        for (String l : sent) {
+            assertThat(l).doesNotContain("headers").doesNotContain("WXYZ").doesNotContain("\"body\"")
+                    .doesNotContain("a body the feed leaves out");
+        }
+        JsonNode request = WireJson.mapper().readTree(sent.get(sent.size() - 3));
+        assertThat(request.path("target").asText()).isEqualTo("/after-1");
+        assertThat(request.path("facts").path("rpc").asText()).isEqualTo("GetTask");
+        assertThat(request.path("facts").path("taskIds").toString()).isEqualTo("[\"task-9\"]");
+        JsonNode answer = WireJson.mapper().readTree(sent.get(sent.size() - 2));
+        assertThat(answer.path("status").asInt()).isEqualTo(200);
+        assertThat(answer.path("facts").path("tasks").toString())
+                .isEqualTo("[{\"id\":\"task-9\",\"contextId\":\"ctx-4\",\"state\":\"TASK_STATE_WORKING\"}]");
 
         HttpResponse<String> whole = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 inspector.url().resolve("/exchange?n=2")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(whole.statusCode()).isEqualTo(200);
         assertThat(whole.body()).contains("\"target\":\"/after-1\"").contains("\"Authorization\":\"Bearer …WXYZ\"")
-                .doesNotContain("/after-2");
+                .contains("a body the feed leaves out").contains("TASK_STATE_WORKING").doesNotContain("/after-2");
+        HttpResponse<String> several = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                inspector.url().resolve("/exchange?n=3,1")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(several.body().lines().map(l -> l.replaceAll(".*\"target\":\"([^\"]+)\".*", "$1")))
+                .as("in the order they came").containsExactly("/before", "/after-2");
         assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(inspector.url().resolve("/exchange?n=99")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
         assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(inspector.url().resolve("/exchange?n=x")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
+        assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(inspector.url().resolve("/exchange?n=1,")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
     }
 
