@@ -3,7 +3,6 @@ package legate.tap.show;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,16 +31,8 @@ import legate.wire.json.WireJson;
  * a String and escaped again. The profile of the tap with its page open put the tree and its
  * serialisation at a third of the listener thread's time, and the objects it kept in the history at
  * most of its garbage collection.
- *
- * <p>{@code headersFrom..headersTo} is where the {@code ,"headers":{...}} member lies, and
- * {@code bodyFrom..bodyTo} where the body ({@code ,"body":...}, {@code ,"bodyBase64":...}) or a
- * frame's {@code ,"data":...} lies (each empty when the event has none). The page's live feed
- * leaves both out ({@link #writeSummary}): a list row needs neither, and the profile of the page
- * under load put parsing the bodies, and taking in their bytes, at most of the browser's cost; the
- * views that draw them fetch their exchanges whole. Cutting them leaves a valid JSON object, as
- * neither comes first and the headers come before the body.
  */
-public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, int headersTo, int bodyFrom, int bodyTo) {
+public record EncodedLine(ExchangeEvent event, byte[] bytes) {
     /** The last event encoded: the log and the page get the listener thread's events one at a time, in turn. */
     private static volatile EncodedLine last;
     /** The last second written, as {@link Instant#toString()} writes it without the "Z": events come many a second. */
@@ -57,27 +48,18 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
         if (l != null && l.event == event) {
             return l;
         }
-        l = encode(event);
+        l = new EncodedLine(event, encode(event, true, null));
         last = l;
         return l;
     }
 
     /**
-     * Writes the line without its headers and its body, with {@code members} (each beginning with
-     * a comma, or none) added before its closing brace: what the page's live feed sends.
+     * The line without its body: {@code bodyAt[0]} is where the body's member goes ({@link DeferredLine}).
+     *
+     * @param bodies whether the body, or a frame's data, is written
      */
-    public void writeSummary(OutputStream out, byte[] members) throws IOException {
-        out.write(bytes, 0, headersFrom);
-        out.write(bytes, headersTo, bodyFrom - headersTo);
-        out.write(bytes, bodyTo, bytes.length - 1 - bodyTo);
-        out.write(members);
-        out.write('}');
-    }
-
-    private static EncodedLine encode(ExchangeEvent event) {
+    static byte[] encode(ExchangeEvent event, boolean bodies, int[] bodyAt) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        int[] headers = {-1, -1};
-        int[] body = {-1, -1};
         try (JsonGenerator g = WireJson.mapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("at", instant(event.at()));
@@ -88,14 +70,14 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
                     g.writeStringField("method", r.method());
                     g.writeStringField("target", r.target());
                     g.writeStringField("protocol", r.protocol());
-                    headers(g, out, r.headers(), headers);
-                    body(g, out, r.body(), body);
+                    headers(g, r.headers());
+                    body(g, out, r.body(), bodies, bodyAt);
                 }
                 case Response r -> {
                     g.writeStringField("event", "response");
                     g.writeNumberField("status", r.status());
-                    headers(g, out, r.headers(), headers);
-                    body(g, out, r.body(), body);
+                    headers(g, r.headers());
+                    body(g, out, r.body(), bodies, bodyAt);
                     g.writeNumberField("bodyBytes", r.bodyBytes());
                     if (r.body().length < r.bodyBytes()) {
                         g.writeBooleanField("bodyCut", true);
@@ -106,15 +88,18 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
                 case StreamOpened s -> {
                     g.writeStringField("event", "stream-opened");
                     g.writeNumberField("status", s.status());
-                    headers(g, out, s.headers(), headers);
+                    headers(g, s.headers());
                 }
                 case Frame f -> {
                     g.writeStringField("event", "frame");
                     g.writeNumberField("index", f.index());
                     g.writeStringField("type", f.event().event());
-                    mark(g, out, body, 0);
-                    g.writeStringField("data", f.event().data());
-                    mark(g, out, body, 1);
+                    if (bodies) {
+                        g.writeStringField("data", f.event().data());
+                    } else {
+                        g.flush();
+                        bodyAt[0] = out.size();
+                    }
                     if (f.event().id() != null) {
                         g.writeStringField("id", f.event().id());
                     }
@@ -142,25 +127,11 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
         } catch (IOException e) {
             throw new UncheckedIOException("an event line could not be written", e);
         }
-        byte[] bytes = out.toByteArray();
-        // An absent member is an empty range where it would have been: after the headers, or at the start.
-        int headersFrom = headers[0] < 0 ? 0 : headers[0];
-        int headersTo = headers[0] < 0 ? 0 : headers[1];
-        int bodyFrom = body[0] < 0 ? headersTo : body[0];
-        int bodyTo = body[0] < 0 ? headersTo : body[1];
-        return new EncodedLine(event, bytes, headersFrom, headersTo, bodyFrom, bodyTo);
+        return out.toByteArray();
     }
 
-    /** Notes where the output stands, as {@code at[i]}: the edge of a member that the summary leaves out. */
-    private static void mark(JsonGenerator g, ByteArrayOutputStream out, int[] at, int i) throws IOException {
-        g.flush();
-        at[i] = out.size();
-    }
-
-    /** Repeated names joined with ", " as {@link EventLine} does; notes where the member lies. */
-    private static void headers(JsonGenerator g, ByteArrayOutputStream out, List<Header> headers, int[] at)
-            throws IOException {
-        mark(g, out, at, 0);
+    /** Repeated names joined with ", " as {@link EventLine} does. */
+    private static void headers(JsonGenerator g, List<Header> headers) throws IOException {
         g.writeObjectFieldStart("headers");
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.get(i).name();
@@ -176,7 +147,6 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
             g.writeStringField(name, value);
         }
         g.writeEndObject();
-        mark(g, out, at, 1);
     }
 
     private static boolean seenBefore(List<Header> headers, int i, String name) {
@@ -189,18 +159,27 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
     }
 
     /** A body as a string when it is well-formed UTF-8, else as base64: the bytes copied, never decoded. */
-    private static void body(JsonGenerator g, ByteArrayOutputStream out, byte[] body, int[] at) throws IOException {
+    private static void body(JsonGenerator g, ByteArrayOutputStream out, byte[] body, boolean bodies, int[] bodyAt)
+            throws IOException {
+        if (!bodies) {
+            g.flush();
+            bodyAt[0] = out.size();
+            return;
+        }
+        body(g, body);
+    }
+
+    /** The member of a body: {@code "body"} when it is well-formed UTF-8, else {@code "bodyBase64"}; none when empty. */
+    static void body(JsonGenerator g, byte[] body) throws IOException {
         if (body.length == 0) {
             return;
         }
-        mark(g, out, at, 0);
         if (isUtf8(body)) {
             g.writeFieldName("body");
             g.writeUTF8String(body, 0, body.length);
         } else {
             g.writeStringField("bodyBase64", Base64.getEncoder().encodeToString(body));
         }
-        mark(g, out, at, 1);
     }
 
     /**
@@ -208,7 +187,7 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes, int headersFrom, in
      * when zero), with the date and time of day formatted once a second: the profile put
      * {@code Instant.toString} at a sixth of the encoding.
      */
-    static String instant(Instant at) {
+    public static String instant(Instant at) {
         Second s = lastSecond;
         if (s == null || s.epochSecond() != at.getEpochSecond()) {
             String whole = Instant.ofEpochSecond(at.getEpochSecond()).toString();

@@ -11,10 +11,12 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +35,9 @@ import legate.wire.json.WireJson;
  * more listener of the tap ({@link #on}), fed on the listener thread like the console, so the
  * forwarding path does not change; it keeps the session ({@link SessionHistory}) and serves it on
  * a port of its own: the page and its script (resources inside the jar, no network needed), the
- * live feed ({@code /events}, SSE, a summary of each event), exchanges whole ({@code /exchange?n=},
- * for the views that draw bodies),
+ * live feed ({@code /events}, SSE: how the lists stand, a few times a second), the lists a page
+ * asks for ({@code /rows} filtered, {@code /tasks}, {@code /contexts}), exchanges whole
+ * ({@code /exchange}, for the views that draw bodies),
  * the session as HAR and as JSON Lines, an import, and the
  * composer ({@code /send}). The composer is on once the tap's URL is known ({@link #sendThrough});
  * a replay has none.
@@ -46,9 +49,8 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     public static final int DEFAULT_PORT = 41245;
     static final int MAX_EVENTS = 50_000;
     static final long MAX_HISTORY_BYTES = 64L * 1024 * 1024;
-    static final long MAX_QUEUED_BYTES = 8L * 1024 * 1024;
     static final int MAX_IMPORT_BYTES = 64 * 1024 * 1024;
-    /** The most exchanges one {@code /exchange} request names: a view draws a task's or a context's newest ones. */
+    /** The most exchanges one {@code /exchange} request gives: a view draws a task's or a context's newest ones. */
     static final int MAX_EXCHANGES_ASKED = 1_000;
     private static final Map<String, String> PAGE = Map.of("/", "index.html", "/index.html", "index.html",
             "/inspector.js", "inspector.js", "/inspector.css", "inspector.css");
@@ -60,24 +62,17 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     private volatile Composer composer;
     private final Clock clock;
     private final SessionHistory history;
-    private final long maxQueuedBytes;
     private final RequestGuard guard;
     private HttpServer server;
     private ExecutorService threads;
 
     /** @param origin the agent's origin, for the URLs of the HAR export */
     public Inspector(String host, int port, URI origin, Clock clock) {
-        this(host, port, origin, clock, MAX_QUEUED_BYTES);
-    }
-
-    /** @param maxQueuedBytes how far one page may fall behind before its events are dropped */
-    Inspector(String host, int port, URI origin, Clock clock, long maxQueuedBytes) {
         this.host = host;
         this.port = port;
         this.origin = origin;
         this.clock = clock;
         this.history = new SessionHistory(MAX_EVENTS, MAX_HISTORY_BYTES);
-        this.maxQueuedBytes = maxQueuedBytes;
         this.guard = new RequestGuard(isLoopback(host));
     }
 
@@ -118,11 +113,6 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
         return history.feeds().size();
     }
 
-    /** Events dropped so far for pages that fell behind, summed over the pages open now. */
-    public long droppedForPages() {
-        return history.feeds().stream().mapToLong(BrowserFeed::dropped).sum();
-    }
-
     private void serve(HttpExchange ex) throws IOException {
         try (ex) {
             String path = ex.getRequestURI().getPath();
@@ -142,16 +132,10 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
                 resource(ex, page);
                 return;
             }
-            switch (post ? "POST " + path : path) {
-                case "/events" -> events(ex);
-                case "/status" -> json(ex, 200, status());
-                case "/session.har" -> download(ex, "har", "application/json",
-                        WireJson.write(HarFile.write(history.events(), origin)));
-                case "/session.jsonl" -> download(ex, "jsonl", "application/x-ndjson", lines(history.entries()));
-                case "/exchange" -> exchange(ex);
-                case "POST /import" -> importFile(ex);
-                case "POST /send" -> send(ex);
-                default -> text(ex, 404, "no such page: " + path);
+            try {
+                route(ex, post, path);
+            } catch (BadQuery e) {
+                text(ex, 400, "the query is not well-formed: " + e.getMessage());
             }
         } catch (RuntimeException e) {
             // A fault of the inspector's own: this request fails, the tap and the page go on.
@@ -159,14 +143,38 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
         }
     }
 
+    /** A query the inspector cannot read. */
+    private static final class BadQuery extends IOException {
+        BadQuery(String message) {
+            super(message);
+        }
+    }
+
+    private void route(HttpExchange ex, boolean post, String path) throws IOException {
+        switch (post ? "POST " + path : path) {
+            case "/events" -> events(ex);
+            case "/status" -> json(ex, 200, status());
+            case "/session.har" -> download(ex, "har", "application/json",
+                    WireJson.write(HarFile.write(history.events(), origin)));
+            case "/session.jsonl" -> download(ex, "jsonl", "application/x-ndjson", lines(history.entries()));
+            case "/exchange" -> exchange(ex);
+            case "/rows" -> send(ex, 200, "application/json", history.rows(filter(ex)));
+            case "/tasks" -> send(ex, 200, "application/json", history.tasks());
+            case "/contexts" -> send(ex, 200, "application/json", history.contexts());
+            case "POST /import" -> importFile(ex);
+            case "POST /send" -> send(ex);
+            default -> text(ex, 404, "no such page: " + path);
+        }
+    }
+
     private void events(HttpExchange ex) throws IOException {
-        BrowserFeed feed = new BrowserFeed(maxQueuedBytes);
-        SessionHistory.Snapshot snapshot = history.follow(feed);
+        BrowserFeed feed = new BrowserFeed();
+        history.follow(feed);
         try {
             ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
             ex.getResponseHeaders().set("Cache-Control", "no-store");
             ex.sendResponseHeaders(200, 0);
-            feed.run(ex.getResponseBody(), snapshot.entries(), snapshot.dropped());
+            feed.run(ex.getResponseBody(), history);
         } catch (IOException e) {
             // The page went away.
         } finally {
@@ -205,8 +213,7 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
         }
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         for (ExchangeEvent e : events) {
-            // With the facts the live feed carries, so the page indexes a file as it does live traffic.
-            lines.writeBytes(PageLine.whole(EncodedLine.of(e), ProtocolCheck.body(e)));
+            lines.writeBytes(EncodedLine.of(e).bytes());
             lines.write('\n');
         }
         send(ex, 200, "application/x-ndjson", lines.toByteArray());
@@ -260,32 +267,65 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
     }
 
     /**
-     * {@code /exchange?n=N[,M...]}: the kept lines of these exchanges whole, headers and bodies
-     * included, as JSON Lines in the order they came. The live feed sends neither, so a task's, a
-     * context's or an exchange's view asks for its exchanges here when it is drawn.
+     * {@code /exchange?n=N[,M...]}, {@code ?task=ID} or {@code ?context=ID}: the kept lines of these
+     * exchanges (of the task's, of the context's tasks') whole, headers and bodies included, as JSON
+     * Lines in the order they came. The feed sends neither, so a task's, a context's or an
+     * exchange's view asks for its exchanges here when it is drawn.
      */
     private void exchange(HttpExchange ex) throws IOException {
-        String query = ex.getRequestURI().getRawQuery();
-        Set<Long> wanted = new HashSet<>();
-        try {
-            for (String n : (query != null && query.startsWith("n=") ? query.substring(2) : "").split(",", -1)) {
-                wanted.add(Long.parseLong(n));
+        Map<String, String> query = query(ex);
+        Set<Long> wanted;
+        if (query.containsKey("task")) {
+            wanted = history.exchangesOf(index -> index.exchangesOfTask(query.get("task")));
+        } else if (query.containsKey("context")) {
+            wanted = history.exchangesOf(index -> index.exchangesOfContext(query.get("context")));
+        } else {
+            wanted = new HashSet<>();
+            try {
+                for (String n : query.getOrDefault("n", "").split(",", -1)) {
+                    wanted.add(Long.parseLong(n));
+                }
+            } catch (NumberFormatException e) {
+                text(ex, 400, "name the exchanges: /exchange?n=NUMBER[,NUMBER...], ?task=ID or ?context=ID");
+                return;
             }
-        } catch (NumberFormatException e) {
-            text(ex, 400, "name the exchanges: /exchange?n=NUMBER[,NUMBER...]");
-            return;
         }
         if (wanted.size() > MAX_EXCHANGES_ASKED) {
-            text(ex, 400, "at most " + MAX_EXCHANGES_ASKED + " exchanges are sent at once");
-            return;
+            // A task or a context with more: its newest ones.
+            wanted = new HashSet<>(wanted.stream().sorted().skip(wanted.size() - MAX_EXCHANGES_ASKED).toList());
         }
         List<SessionHistory.Entry> lines = history.exchanges(wanted);
         if (lines.isEmpty()) {
-            text(ex, 404, (wanted.size() == 1 ? "exchange #" + wanted.iterator().next() + " is" : "these exchanges are")
+            text(ex, 404, (wanted.size() == 1 ? "exchange #" + wanted.iterator().next() + " is" : "its exchanges are")
                     + " not (or no longer) kept by the tap");
             return;
         }
         send(ex, 200, "application/x-ndjson", lines(lines));
+    }
+
+    /** {@code /rows?method=&status=&task=&context=}: the exchange list's filters. */
+    private static SessionIndex.Filter filter(HttpExchange ex) throws IOException {
+        Map<String, String> q = query(ex);
+        return new SessionIndex.Filter(q.get("method"), q.get("status"), q.get("task"), q.get("context"));
+    }
+
+    /** The query's parameters, the first of each name; a broken %-escape is the caller's mistake, a 400. */
+    private static Map<String, String> query(HttpExchange ex) throws IOException {
+        String raw = ex.getRequestURI().getRawQuery();
+        Map<String, String> q = new HashMap<>();
+        if (raw == null) {
+            return q;
+        }
+        try {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                q.putIfAbsent(name, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadQuery(e.getMessage());
+        }
+        return q;
     }
 
     private static byte[] lines(List<SessionHistory.Entry> entries) {

@@ -1,6 +1,8 @@
 package legate.tap.web;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -9,44 +11,47 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
-import legate.tap.show.EncodedLine;
+import java.util.function.Function;
+import legate.tap.show.DeferredLine;
 import legate.tap.show.EventLine;
 import legate.tap.show.ExchangeEvent;
 import legate.wire.json.WireJson;
 
 /**
- * The session the inspector shows: every event the tap reported, as its JSON line, oldest first, and
- * the pages that follow it live. A page that opens gets the history and then every later event, with
- * none missed or repeated (both happen under one lock).
+ * The session the inspector shows: every event the tap reported, as its JSON line, oldest first;
+ * the {@link SessionIndex} its lists are drawn from; and the pages that follow it live. One lock
+ * covers all three, so what a page is sent and what it then asks for agree.
  *
- * <p>Each event is kept as one byte array, its line encoded once ({@link EncodedLine}) for the
- * history, every page and the exports: the profile with a page open found the garbage collector
- * spending most of its time tracing the tens of thousands of events the history held as objects
- * (records, header lists, strings) beside their lines. Exports read the lines back into events.
+ * <p>Each event is kept as its line without the body and the body's own bytes ({@link DeferredLine}),
+ * the body put in when an export or a view reads the line: the profile with a page open found the
+ * garbage collector spending most of its time tracing the tens of thousands of events the history
+ * held as objects (records, header lists, strings), and half of encoding a line was escaping its
+ * body. Exports read the lines back into events.
  *
  * <p>Bounded by events and by bytes: when full, the oldest events go, and the page says how many
- * were dropped. Adding never waits for a page ({@link BrowserFeed#offer} only queues).
+ * were let go. Adding never waits for a page ({@link BrowserFeed#changed} only flags).
  */
 final class SessionHistory {
-    /** One event as it is kept: its exchange, its line whole, and what the live feed sends of it ({@link PageLine}). */
-    record Entry(long exchange, byte[] line, byte[] page) {
-        static Entry of(ExchangeEvent event, JsonNode body) {
-            EncodedLine l = EncodedLine.of(event);
-            return new Entry(event.exchange(), l.bytes(), PageLine.of(l, body));
-        }
+    /** The most rows, tasks or contexts a page is sent or given in one list. */
+    static final int MAX_LISTED = 200;
 
-        int size() {
-            return line.length + page.length;
+    /** One event as it is kept: its exchange and its line, the body put in when read. */
+    record Entry(long exchange, DeferredLine kept) {
+        byte[] line() {
+            return kept.line();
         }
     }
 
-    /** What a page gets when it opens: the history, and how many older events were already dropped. */
-    record Snapshot(List<Entry> entries, long dropped) {
+    /** Where one page's feed stands: what it was last sent. */
+    static final class PageState {
+        long version = -1;
+        long problemsSeen;
     }
 
     private final int maxEvents;
     private final long maxBytes;
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final SessionIndex index = new SessionIndex();
     private final List<BrowserFeed> feeds = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private long bytes;
@@ -58,41 +63,134 @@ final class SessionHistory {
     }
 
     /**
-     * Keeps the event and queues it for every open page; never waits.
+     * Keeps the event, takes it into the index and tells every open page; never waits.
      *
-     * @param body the event's body as the protocol check read it, for the facts the page is sent
+     * @param body the event's body as the protocol check read it, for what the lists show of it
      */
     void add(ExchangeEvent event, JsonNode body) {
-        Entry entry = Entry.of(event, body);
+        Entry entry = new Entry(event.exchange(), DeferredLine.of(event));
+        BodyFacts facts = BodyFacts.of(event, body);
         lock.lock();
         try {
             entries.addLast(entry);
-            bytes += entry.size();
+            bytes += entry.kept().size();
             while (entries.size() > maxEvents || (bytes > maxBytes && entries.size() > 1)) {
-                bytes -= entries.removeFirst().size();
+                bytes -= entries.removeFirst().kept().size();
                 dropped++;
             }
-            for (BrowserFeed feed : feeds) {
-                feed.offer(entry);
-            }
+            index.apply(event, facts);
         } finally {
             lock.unlock();
+        }
+        for (BrowserFeed feed : feeds) {
+            feed.changed();
         }
     }
 
-    /** The history as it stands, and the feed registered for what comes after it, atomically. */
-    Snapshot follow(BrowserFeed feed) {
-        lock.lock();
-        try {
-            feeds.add(feed);
-            return new Snapshot(new ArrayList<>(entries), dropped);
-        } finally {
-            lock.unlock();
-        }
+    void follow(BrowserFeed feed) {
+        feeds.add(feed);
     }
 
     void unfollow(BrowserFeed feed) {
         feeds.remove(feed);
+    }
+
+    /**
+     * The page's next message, or null when nothing changed since its last: the counts, the newest
+     * rows that changed since, and the problems flagged since. One JSON object on one line.
+     */
+    byte[] message(PageState page) {
+        lock.lock();
+        try {
+            if (page.version == index.version()) {
+                return null;
+            }
+            byte[] json = json(g -> {
+                g.writeNumberField("version", index.version());
+                index.writeCounts(g);
+                g.writeNumberField("letGo", dropped);
+                g.writeArrayFieldStart("rows");
+                for (SessionIndex.Row r : index.changedAmongNewest(page.version, MAX_LISTED)) {
+                    r.write(g);
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("problems");
+                for (SessionIndex.ProblemRow p : index.problemsAfter(page.problemsSeen)) {
+                    SessionIndex.writeProblem(g, p);
+                }
+                g.writeEndArray();
+            });
+            page.version = index.version();
+            page.problemsSeen = index.problemsSeen();
+            return json;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The newest rows that match the filter, and how many older ones match too. */
+    byte[] rows(SessionIndex.Filter filter) {
+        return listing(g -> {
+            SessionIndex.Listing<SessionIndex.Row> l = index.rows(filter, MAX_LISTED);
+            g.writeArrayFieldStart("rows");
+            for (SessionIndex.Row r : l.items()) {
+                r.write(g);
+            }
+            g.writeEndArray();
+            g.writeNumberField("more", l.more());
+        });
+    }
+
+    byte[] tasks() {
+        return listing(g -> {
+            SessionIndex.Listing<SessionIndex.TaskRow> l = index.tasks(MAX_LISTED);
+            g.writeArrayFieldStart("tasks");
+            for (SessionIndex.TaskRow t : l.items()) {
+                SessionIndex.writeTask(g, t);
+            }
+            g.writeEndArray();
+            g.writeNumberField("more", l.more());
+        });
+    }
+
+    byte[] contexts() {
+        return listing(g -> {
+            SessionIndex.Listing<SessionIndex.ContextRow> l = index.contexts(MAX_LISTED);
+            g.writeArrayFieldStart("contexts");
+            for (SessionIndex.ContextRow c : l.items()) {
+                SessionIndex.writeContext(g, c);
+            }
+            g.writeEndArray();
+            g.writeNumberField("more", l.more());
+        });
+    }
+
+    private byte[] listing(Members members) {
+        lock.lock();
+        try {
+            return json(g -> {
+                g.writeNumberField("version", index.version());
+                members.write(g);
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private interface Members {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static byte[] json(Members members) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator g = WireJson.mapper().getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            members.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     /** Every kept event, oldest first, read back from its line. */
@@ -114,6 +212,16 @@ final class SessionHistory {
         lock.lock();
         try {
             return new ArrayList<>(entries);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Which exchanges a view reads: {@code n=1,2}, {@code task=ID} or {@code context=ID}, resolved by the index. */
+    Set<Long> exchangesOf(Function<SessionIndex, Set<Long>> which) {
+        lock.lock();
+        try {
+            return which.apply(index);
         } finally {
             lock.unlock();
         }

@@ -2,9 +2,6 @@ package legate.tap.show;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,20 +67,13 @@ class EncodedLineTest {
         }
     }
 
-    // Rule: the page's live feed sends a line without its headers and its body or frame data (the
-    // views that draw them fetch the exchange whole), and what it sends is still one JSON object with
-    // every other field of the line and the members added to it.
+    // DEFECT: the inspector's history keeps lines with their bodies left out and puts them in when a
+    // line is read (an export, a view); what it reads must be the line the log writes, byte for byte.
     @Test
-    void theSummaryIsTheLineWithoutItsHeadersAndBodyWithTheAddedMembers() throws Exception {
+    void aDeferredLineReadsAsTheWholeLine() {
         for (ExchangeEvent e : EVENTS) {
-            EncodedLine line = EncodedLine.of(e);
-            ByteArrayOutputStream page = new ByteArrayOutputStream();
-            line.writeSummary(page, bytes(",\"facts\":{\"n\":1}"));
-            JsonNode sent = WireJson.mapper().readTree(page.toByteArray());
-            ObjectNode whole = (ObjectNode) WireJson.mapper().readTree(line.bytes());
-            whole.remove(List.of("headers", "body", "bodyBase64", "data"));
-            whole.putObject("facts").put("n", 1);
-            assertThat(sent).as("%s", e).isEqualTo(whole);
+            assertThat(new String(DeferredLine.of(e).line(), StandardCharsets.UTF_8)).as("%s", e)
+                    .isEqualTo(new String(EncodedLine.of(e).bytes(), StandardCharsets.UTF_8));
         }
     }
 

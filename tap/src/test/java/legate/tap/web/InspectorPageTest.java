@@ -107,10 +107,11 @@ class InspectorPageTest {
     // Rule: the page is live. An exchange made after the page opened appears in its list without a reload.
     @Test
     void theExchangeListFillsLive() throws Exception {
-        int before = rows().size();
+        long before = newestExchange();
         send("SendMessage", "Count these words. Twice over.", true, null);
+        // The row comes with the request and is completed by the response, which a later message may carry.
         view("exchanges");
-        waitFor(() -> rows().size() > before);
+        waitFor(() -> newestListed() > before && rows().getFirst().getText().contains("200"));
         WebElement row = rows().getFirst();
         assertThat(row.getText()).contains("SendMessage").contains("200");
         screenshot("inspector-exchanges");
@@ -120,7 +121,7 @@ class InspectorPageTest {
     // and the task its stream carried gets its timeline.
     @Test
     void aRestStreamIsListedByMethodAndPathAndItsTaskHasItsTimeline() throws Exception {
-        int before = rows().size();
+        long before = newestExchange();
         String stream = HTTP.send(HttpRequest.newBuilder(tap.url().resolve("/message:stream"))
                 .header("Content-Type", "application/json").header("A2A-Version", "1.0")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"message\":{\"messageId\":\"m-" + System.nanoTime()
@@ -129,8 +130,9 @@ class InspectorPageTest {
         Matcher m = TASK_ID.matcher(stream);
         assertThat(m.find()).as("the stream's task: %s", stream).isTrue();
         view("exchanges");
-        waitFor(() -> rows().size() > before);
-        assertThat(rows().getFirst().getText()).contains("POST /message:stream").contains("200");
+        waitFor(() -> !rows().isEmpty() && rows().getFirst().getText().contains("POST /message:stream")
+                && rows().getFirst().getText().contains("200"));
+        assertThat(Long.parseLong(rows().getFirst().getAttribute("data-exchange"))).as("a new row").isGreaterThan(before);
         view("tasks");
         waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).isEmpty());
         chrome.findElement(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).click();
@@ -269,6 +271,19 @@ class InspectorPageTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The number of the newest exchange the tap has seen, as its inspector answers it (0 before the first). */
+    private static long newestExchange() throws Exception {
+        JsonNode rows = WireJson.mapper().readTree(HTTP.send(HttpRequest.newBuilder(inspector.url().resolve("/rows")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).path("rows");
+        return rows.isEmpty() ? 0 : rows.get(0).path("n").asLong();
+    }
+
+    /** The number of the newest exchange listed, 0 when none is. */
+    private static long newestListed() {
+        List<WebElement> rows = rows();
+        return rows.isEmpty() ? 0 : Long.parseLong(rows.getFirst().getAttribute("data-exchange"));
     }
 
     private static List<WebElement> rows() {

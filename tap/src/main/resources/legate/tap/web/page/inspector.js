@@ -1,22 +1,21 @@
-// legate tap's inspector. Live over SSE from /events, the tap sends each event as a summary: its line
-// (the same line as `legate tap --log`) without headers and body, and in `facts` what the body says
-// that the lists need (the JSON-RPC method, the task and context ids, each task's state). From those
-// the page keeps an index: the exchange list, its filters, the task and context lists, the counts.
-// A view that draws bodies (a task, a context, one exchange's raw view) asks the tap for its
-// exchanges whole (/exchange?n=) and reads them into a Session, again whenever the feed says one of
-// them changed. Measured with bench workload 8: building a model of every task from every body took
-// the browser most of its CPU under load, which on two cores it took from the tap and the agent.
+// legate tap's inspector. The tap keeps the session and what its lists show: a row per exchange,
+// the tasks and contexts the answers showed, the problems it flagged. Live over SSE from /events,
+// it tells the page how things stand at most four times a second: the counts, the newest rows that
+// changed, the new problems. The page asks for the rest when it shows it: a filtered exchange list
+// (/rows), the task and context lists (/tasks, /contexts), and the exchanges of a task, a context or
+// one exchange whole (/exchange), which it reads into a Session to draw bodies; again whenever the
+// feed says something changed. So the page's work follows what it draws, not the traffic: measured
+// with bench workload 8, a page that built its own model from every event took the browser as much
+// CPU per request as the tap's own extra, on the two cores it shares with the tap and the agent.
+// An imported file is read into a Session in the page and drawn from there.
 // Every value from the wire is put on the page as text (textContent), never as HTML: the traffic
 // cannot script the page.
 'use strict';
 
-// The newest rows only: a redraw lays the whole table out again, so its cost grows with the rows listed.
+// The newest rows only, as the tap sends them: a redraw lays the table out again.
 const MAX_ROWS = 200;
-// The page keeps about what the tap keeps (its history holds 50,000 events); older exchanges, tasks and
-// contexts are let go, so a page left open under load neither grows without end nor slows down.
-const MAX_KEPT = 25000;
-// The most exchanges a view asks the tap for at once (the tap's own limit): a task's or a context's newest.
-const MAX_FETCHED = 1000;
+// The problems the page keeps, as the tap does.
+const MAX_PROBLEMS = 10000;
 // Live traffic redraws at most this often, and never spends more than a fiftieth of the time drawing
 // (REDRAW_SHARE); a click or a filter redraws at the next frame. Nothing is drawn while nothing changes.
 // Measured with bench workload 8: redrawing on every animation frame took Chromium most of a core
@@ -24,51 +23,22 @@ const MAX_FETCHED = 1000;
 const REDRAW_MS = 250;
 const REDRAW_SHARE = 0.02;
 
-const index = { exchanges: new Map(), tasks: new Map(), contexts: new Map(), problems: [], letGo: 0 };
-const ui = { view: 'exchanges', task: null, context: null, exchange: null, importing: false, dirty: false, urgent: false,
-  nextAt: 0, timer: null, frame: false, changed: new Set(), added: [] };
-// The exchange list as drawn: a row per listed exchange, so a redraw under load touches only the rows that changed.
-const list = { rows: new Map(), key: null, rebuild: true, listed: 0, unlisted: 0 };
-// The open view's exchanges read whole: `key` names the view ('task:ID', 'context:ID', 'exchange:N').
-const detail = { key: null, session: null, loading: false, stale: false, note: '', drawn: new Map() };
-// An imported file's whole lines by exchange: its views read them here instead of asking the tap.
+// How the session stands, from the feed's messages: the newest rows by number, the counts, the problems.
+const live = { rows: new Map(), counts: { exchanges: 0, tasks: 0, contexts: 0, problems: 0 }, letGo: 0, problems: [] };
+const ui = { view: 'exchanges', task: null, context: null, exchange: null, dirty: false, urgent: false,
+  nextAt: 0, timer: null, frame: false };
+// What the page asked the tap for, by what it is ('rows?…', 'tasks', 'task:ID', …): read again when
+// stale (the feed said something changed) and drawn again only when the answer differs.
+const asked = new Map();
+// What each container was last drawn from, so an unchanged answer leaves it (and a person's opened
+// <details>) alone.
+const drawn = new Map();
+// An imported file, read whole: its lists and views are drawn from it instead of from the tap.
 let imported = null;
 
 function reset() {
-  index.exchanges.clear(); index.tasks.clear(); index.contexts.clear(); index.problems = []; index.letGo = 0;
-  ui.task = null; ui.context = null; ui.exchange = null; arrivals.clear();
-  ui.changed.clear(); ui.added = []; list.rebuild = true;
-  detail.key = null; detail.session = null; detail.drawn.clear(); imported = null;
-}
-
-// The keys of each kept map in the order they came, oldest first from `head`. Not map.keys().next():
-// after many deletions V8 walks past every deleted entry to find the first live one, which the
-// profile of a page under load showed taking more time than parsing the events.
-const arrivals = new Map();
-
-function keep(map, key, onLetGo) {
-  let a = arrivals.get(map);
-  if (!a) { a = { keys: [], head: 0 }; arrivals.set(map, a); }
-  a.keys.push(key);
-  while (map.size > MAX_KEPT && a.head < a.keys.length) {
-    const oldest = a.keys[a.head++];
-    if (!map.has(oldest)) continue;
-    if (onLetGo) onLetGo(map.get(oldest));
-    map.delete(oldest);
-  }
-  if (a.head > MAX_KEPT) { a.keys = a.keys.slice(a.head); a.head = 0; }
-}
-
-// The newest `n` kept values of a map, newest first.
-function newest(map, n) {
-  const a = arrivals.get(map);
-  const out = [];
-  if (!a) return out;
-  for (let i = a.keys.length - 1; i >= a.head && out.length < n; i--) {
-    const v = map.get(a.keys[i]);
-    if (v && !out.includes(v)) out.push(v);
-  }
-  return out;
+  live.rows.clear(); live.counts = { exchanges: 0, tasks: 0, contexts: 0, problems: 0 }; live.letGo = 0; live.problems = [];
+  ui.task = null; ui.context = null; ui.exchange = null; asked.clear(); drawn.clear(); imported = null;
 }
 
 function parse(text) {
@@ -76,81 +46,53 @@ function parse(text) {
   try { return JSON.parse(text); } catch (e) { return undefined; }
 }
 
-function name(ids, id) { if (typeof id === 'string' && id !== '' && !ids.includes(id)) ids.push(id); }
+// ---- the feed -----------------------------------------------------------------------------------
 
-// ---- the index: one summary line at a time -----------------------------------------------------
-
-function indexLine(line) {
-  const n = line.exchange;
-  let x = index.exchanges.get(n);
-  if (!x) {
-    x = { n, at: line.at, method: '', target: '', rpc: '', status: null, stream: false, open: false, frames: 0,
-      elapsedMs: null, bytes: null, refused: null, flags: [], taskIds: [], contextIds: [] };
-    index.exchanges.set(n, x);
-    ui.added.push(x);
-    keep(index.exchanges, n, old => {
-      index.letGo++;
-      const r = list.rows.get(old.n);
-      if (r) { r.remove(); list.rows.delete(old.n); list.listed--; } else list.unlisted--;
-    });
+function take(m) {
+  live.counts = m.counts; live.letGo = m.letGo;
+  for (const r of m.rows) live.rows.set(r.n, r);
+  if (live.rows.size > MAX_ROWS) {
+    const keep = new Set([...live.rows.keys()].sort((a, b) => b - a).slice(0, MAX_ROWS));
+    for (const n of live.rows.keys()) if (!keep.has(n)) live.rows.delete(n);
   }
-  ui.changed.add(n);
-  if (ui.added.length > MAX_KEPT) {
-    // More than the page keeps (a hidden tab draws nothing): the next redraw builds the list afresh instead.
-    list.rebuild = true; ui.added = []; ui.changed.clear();
-  }
-  switch (line.event) {
-    case 'request': x.at = line.at; x.method = line.method; x.target = line.target; break;
-    case 'response': x.status = line.status; x.elapsedMs = line.elapsedMs; x.bytes = line.bodyBytes; break;
-    case 'stream-opened': x.status = line.status; x.stream = true; x.open = true; break;
-    case 'frame': x.frames++; break;
-    case 'stream-closed': x.open = false; x.elapsedMs = line.elapsedMs; x.bytes = line.bodyBytes; break;
-    case 'refused': x.status = line.status; x.refused = line.reason; break;
-    case 'flagged': {
-      const p = { exchange: n, at: line.at, problem: line.problem, summary: line.summary, detail: line.detail };
-      x.flags.push(p); index.problems.push(p);
-      break;
-    }
-  }
-  const f = line.facts;
-  if (f) {
-    if (f.rpc) x.rpc = f.rpc;
-    if (f.taskIds) for (const id of f.taskIds) name(x.taskIds, id);
-    if (f.contextIds) for (const id of f.contextIds) name(x.contextIds, id);
-    // A task is listed once an answer shows it; the ids a request names are kept for the filters.
-    if (f.tasks) for (const t of f.tasks) shown(x, t);
-  }
-  if (touchesView(x)) detail.stale = true;
+  for (const p of m.problems) live.problems.push(p);
+  if (live.problems.length > MAX_PROBLEMS) live.problems = live.problems.slice(-MAX_PROBLEMS);
+  for (const a of asked.values()) a.stale = true;
   ui.dirty = true;
   schedule();
 }
 
-function shown(x, s) {
-  let t = index.tasks.get(s.id);
-  if (!t) {
-    t = { id: s.id, contextId: null, state: null, exchanges: [] };
-    index.tasks.set(s.id, t);
-    keep(index.tasks, s.id);
+// ---- what the page asks for -----------------------------------------------------------------------
+
+// The answer for `key` as last read (null until first read); reads it again when stale. `load`
+// answers a promise of its text; `read` turns the text into what is drawn.
+function ask(key, load, read) {
+  let a = asked.get(key);
+  if (!a) { a = { text: null, value: null, stale: true, loading: false, note: '' }; asked.set(key, a); }
+  if (a.stale && !a.loading) {
+    a.loading = true; a.stale = false;
+    const first = a.text === null;
+    load().then(text => {
+      if (text !== a.text) { a.text = text; a.value = read(text); }
+      a.note = '';
+    }, e => { a.note = e.message || String(e); }).finally(() => {
+      a.loading = false;
+      // A first answer is drawn at once; a refresh under load waits for the next redraw like the rest.
+      if (first) redraw(); else { ui.dirty = true; schedule(); }
+    });
   }
-  if (s.contextId && !t.contextId) {
-    t.contextId = s.contextId;
-    let c = index.contexts.get(s.contextId);
-    if (!c) { c = { id: s.contextId, tasks: [] }; index.contexts.set(s.contextId, c); keep(index.contexts, s.contextId); }
-    name(c.tasks, t.id);
-  }
-  if (s.state) t.state = s.state;
-  if (!t.exchanges.includes(x.n)) t.exchanges.push(x.n);
-  name(x.taskIds, t.id);
-  if (t.contextId) name(x.contextIds, t.contextId);
+  a.used = true;
+  return a;
 }
 
-// Whether the exchange belongs to what the open view draws, which then reads its exchanges again.
-function touchesView(x) {
-  if (ui.view === 'tasks') return ui.task !== null && x.taskIds.includes(ui.task);
-  if (ui.view === 'contexts') return ui.context !== null && x.contextIds.includes(ui.context);
-  if (ui.view === 'exchange') return x.n === ui.exchange;
-  return false;
+async function get(path) {
+  const answer = await fetch(path);
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(text.trim());
+  return text;
 }
+
+function lines(text) { return text.split('\n').map(parse).filter(Boolean); }
 
 // ---- a Session: exchanges, tasks and contexts read from whole lines, for the views that draw bodies ----
 
@@ -299,38 +241,29 @@ function partsText(parts) {
   return (parts || []).filter(p => typeof p.text === 'string').map(p => p.text).join('\n');
 }
 
-// ---- a view's exchanges, whole -----------------------------------------------------------------
+// ---- an imported file's lists, as the tap would answer them --------------------------------------
 
-// The Session for the open view, read again when the feed said it changed; null until first read.
-function detailFor(key, numbers) {
-  if (detail.key !== key) { detail.key = key; detail.session = null; detail.note = ''; detail.stale = true; }
-  if (detail.stale && !detail.loading) load(key, numbers);
-  return detail.session;
+function importedRow(x) {
+  return { n: x.n, at: x.at, label: exchangeLabel(x), status: x.status === null ? undefined : x.status, stream: x.stream,
+    open: x.open, frames: x.frames.length, elapsedMs: x.elapsedMs === null ? undefined : x.elapsedMs,
+    bytes: x.bytes === null ? undefined : x.bytes, refused: x.refused || undefined, flags: x.flags.map(f => f.summary),
+    taskIds: [...x.taskIds], contextIds: [...x.contextIds], target: x.target };
 }
 
-async function load(key, numbers) {
-  detail.loading = true; detail.stale = false;
-  const first = detail.session === null;
-  try {
-    const lines = await wholeLines(numbers);
-    if (detail.key === key) { detail.session = read(lines); detail.note = ''; }
-  } catch (e) {
-    if (detail.key === key) detail.note = e.message || String(e);
-  } finally {
-    detail.loading = false;
-    // A first reading is drawn at once; a refresh under load waits for the next redraw like the rest.
-    if (first) redraw(); else { ui.dirty = true; schedule(); }
-  }
+// The same rule as the tap's filter (SessionIndex.Filter): each a case-insensitive part of what it matches.
+function matches(r, f) {
+  const has = (v, part) => String(v).toLowerCase().includes(part);
+  if (f.method && !has(r.label, f.method) && !has(r.target, f.method)) return false;
+  const status = r.status === undefined ? '' : r.refused ? r.status + ' refused' : String(r.status);
+  if (f.status && !has(status, f.status)) return false;
+  if (f.task && !r.taskIds.some(t => has(t, f.task))) return false;
+  if (f.context && !r.contextIds.some(c => has(c, f.context))) return false;
+  return true;
 }
 
-async function wholeLines(numbers) {
-  const wanted = [...new Set(numbers)].sort((a, b) => a - b).slice(-MAX_FETCHED);
-  if (wanted.length === 0) return [];
-  if (imported) return wanted.flatMap(n => imported.get(n) || []);
-  const answer = await fetch('exchange?n=' + wanted.join(','));
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(text.trim());
-  return text.split('\n').map(parse).filter(Boolean);
+function newestFirst(items, n) {
+  const all = [...items].reverse();
+  return { items: all.slice(0, n), more: Math.max(0, all.length - n) };
 }
 
 // ---- drawing -----------------------------------------------------------------------------------
@@ -394,116 +327,115 @@ function render() {
 }
 
 function draw() {
-  if (ui.view !== 'exchanges') { list.rebuild = true; ui.changed.clear(); ui.added = []; }
-  $('count-exchanges').textContent = index.exchanges.size;
-  $('count-tasks').textContent = index.tasks.size;
-  $('count-contexts').textContent = index.contexts.size;
-  $('count-problems').textContent = index.problems.length;
+  for (const a of asked.values()) a.used = false;
+  const counts = imported ? imported.counts : live.counts;
+  $('count-exchanges').textContent = counts.exchanges;
+  $('count-tasks').textContent = counts.tasks;
+  $('count-contexts').textContent = counts.contexts;
+  $('count-problems').textContent = counts.problems;
   for (const b of document.querySelectorAll('nav button')) b.classList.toggle('active', b.dataset.view === ui.view);
   for (const v of document.querySelectorAll('.view')) v.hidden = v.id !== 'view-' + ui.view;
   ({ exchanges: drawExchanges, tasks: drawTasks, contexts: drawContexts, problems: drawProblems, exchange: drawExchange })[ui.view]();
+  // What no view drew from is not read again.
+  for (const [k, a] of asked) if (!a.used && !a.loading) asked.delete(k);
 }
 
-function matches(x) {
+function filters() {
   const f = id => $(id).value.trim().toLowerCase();
-  const method = f('filter-method'), status = f('filter-status'), taskId = f('filter-task'), ctx = f('filter-context');
-  if (method && !exchangeLabel(x).toLowerCase().includes(method) && !x.target.toLowerCase().includes(method)) return false;
-  if (status && !String(x.refused ? x.status + ' refused' : x.status).toLowerCase().includes(status)) return false;
-  if (taskId && !x.taskIds.some(t => t.toLowerCase().includes(taskId))) return false;
-  if (ctx && !x.contextIds.some(c => c.toLowerCase().includes(ctx))) return false;
-  return true;
+  return { method: f('filter-method'), status: f('filter-status'), task: f('filter-task'), context: f('filter-context') };
 }
 
-function row(x) {
-  const status = x.refused ? x.status + ' (tap)' : x.status === null ? '…' : x.status + (x.open ? ' stream' : x.stream ? ' stream, ' + x.frames + ' frames' : '');
-  return el('tr', { data: { exchange: x.n }, on: { click: () => show('exchange', x.n) } },
-    el('td', { class: 'mono' }, x.n), el('td', { class: 'mono' }, clock(x.at)), el('td', {}, exchangeLabel(x)),
-    el('td', { class: statusClass(x) }, status), el('td', { class: 'mono' }, x.elapsedMs === null ? '' : x.elapsedMs + ' ms'),
-    el('td', { class: 'mono' }, x.bytes === null ? '' : x.bytes), el('td', { class: 'mono' }, x.taskIds.map(t => t.slice(0, 8)).join(' ')),
-    el('td', {}, x.flags.length ? el('span', { class: 'flag', title: x.flags.map(f => f.summary).join('\n') }, '!' + x.flags.length) : ''));
+function row(r) {
+  const status = r.refused ? r.status + ' (tap)' : r.status === undefined ? '…'
+    : r.status + (r.open ? ' stream' : r.stream ? ' stream, ' + r.frames + ' frames' : '');
+  const flags = r.flags || [];
+  const tr = el('tr', { data: { exchange: r.n }, on: { click: () => show('exchange', r.n) } },
+    el('td', { class: 'mono' }, r.n), el('td', { class: 'mono' }, clock(r.at)), el('td', {}, r.label),
+    el('td', { class: statusClass(r) }, status), el('td', { class: 'mono' }, r.elapsedMs === undefined ? '' : r.elapsedMs + ' ms'),
+    el('td', { class: 'mono' }, r.bytes === undefined ? '' : r.bytes), el('td', { class: 'mono' }, (r.taskIds || []).map(t => t.slice(0, 8)).join(' ')),
+    el('td', {}, flags.length ? el('span', { class: 'flag', title: flags.join('\n') }, '!' + flags.length) : ''));
+  tr.row = r;
+  return tr;
 }
 
-function filterKey() {
-  return ['filter-method', 'filter-status', 'filter-task', 'filter-context'].map(id => $(id).value.trim().toLowerCase()).join('\u0000');
-}
-
-function drawExchanges() {
-  const key = filterKey();
-  // Unfiltered, the list only grows at the top: new rows go in, changed rows are replaced, the oldest
-  // leave at the bottom. A filter (a person looking) or a new session redraws the list whole.
-  if (list.rebuild || key !== list.key || key !== '\u0000\u0000\u0000') {
-    list.rebuild = false; list.key = key; list.rows.clear(); list.listed = 0; list.unlisted = 0;
-    const body = el('tbody');
-    for (const x of [...index.exchanges.values()].reverse()) {
-      if (!matches(x)) continue;
-      // The newest rows only: redrawing tens of thousands on every event would stall the page.
-      if (list.listed >= MAX_ROWS) { list.unlisted++; continue; }
-      const r = row(x);
-      list.rows.set(x.n, r); list.listed++;
-      body.append(r);
-    }
-    $('exchanges').tBodies[0].replaceWith(body);
-  } else {
-    const body = $('exchanges').tBodies[0];
-    const added = new Set(ui.added.slice(-MAX_ROWS));
-    list.unlisted += ui.added.length - added.size;
-    for (const n of ui.changed) {
-      const old = list.rows.get(n);
-      if (!old || !index.exchanges.has(n)) continue;
-      const r = row(index.exchanges.get(n));
-      old.replaceWith(r); list.rows.set(n, r);
-    }
-    const fresh = document.createDocumentFragment();
-    for (const x of [...added].reverse()) {
-      if (list.rows.has(x.n) || !index.exchanges.has(x.n)) continue;
-      const r = row(x);
-      list.rows.set(x.n, r); list.listed++;
-      fresh.append(r);
-    }
-    body.prepend(fresh);
-    while (list.listed > MAX_ROWS) {
-      const last = body.lastElementChild;
-      list.rows.delete(Number(last.dataset.exchange)); last.remove();
-      list.listed--; list.unlisted++;
-    }
-  }
-  ui.changed.clear(); ui.added = [];
-  const older = Math.max(0, list.unlisted);
-  const note = (older ? older + ' older exchanges not listed; filter to find them.' : '')
-    + (index.letGo ? (older ? ' ' : '') + index.letGo + ' older ones are no longer kept by the page (the tap\'s Export has what it keeps).' : '');
+// The listed rows, newest first; a row whose value did not change keeps its element.
+function drawRows(rows, more, older) {
+  const body = $('exchanges').tBodies[0];
+  const had = new Map([...body.rows].map(tr => [Number(tr.dataset.exchange), tr]));
+  const trs = rows.map(r => { const tr = had.get(r.n); return tr && tr.row === r ? tr : row(r); });
+  if (trs.length !== body.rows.length || trs.some((tr, i) => body.rows[i] !== tr)) body.replaceChildren(...trs);
+  const note = (more ? more + ' older exchanges not listed; filter to find them.' : '')
+    + (older ? (more ? ' ' : '') + 'The tap no longer keeps the first ' + older + ' events of this session.' : '');
   // In the table's foot, not its body: the body holds exactly one row per listed exchange.
   const trailer = $('unlisted');
   trailer.hidden = !note;
   trailer.firstElementChild.textContent = note;
 }
 
-// The newest MAX_ROWS items, newest first, and the picked one wherever it is.
-function drawList(listId, map, selected, pick, label) {
-  const items = newest(map, MAX_ROWS);
-  if (selected !== null && map.has(selected) && !items.includes(map.get(selected))) items.push(map.get(selected));
-  const older = map.size - items.length;
-  $(listId).replaceChildren(...items.map(item => el('li', { class: item.id === selected ? 'selected' : '', data: { id: item.id },
-    on: { click: () => pick(item.id) } }, label(item))), ...(older > 0 ? [el('li', { class: 'dim' }, older + ' older not listed')] : []));
+function drawExchanges() {
+  const f = filters();
+  const filtered = f.method || f.status || f.task || f.context;
+  if (imported) {
+    const all = imported.rows.filter(r => matches(r, f));
+    const l = newestFirst(all, MAX_ROWS);
+    drawRows(l.items, l.more, 0);
+  } else if (!filtered) {
+    // Unfiltered, the newest rows as the feed keeps them.
+    const rows = [...live.rows.values()].sort((a, b) => b.n - a.n);
+    drawRows(rows, Math.max(0, live.counts.exchanges - rows.length), live.letGo);
+  } else {
+    const q = new URLSearchParams(Object.entries(f).filter(([, v]) => v)).toString();
+    const a = ask('rows?' + q, () => get('rows?' + q), text => parse(text));
+    if (a.value) drawRows(a.value.rows, a.value.more, live.letGo);
+  }
 }
 
-// Draws a view's detail only when its reading is new, so a person's opened <details> stay open.
-function drawDetail(containerId, session, parts) {
-  if (session !== null && detail.drawn.get(containerId) === session) return;
-  detail.drawn.set(containerId, session);
+// The newest items, newest first, and the picked one wherever it is.
+function drawList(listId, listing, selected, pick, label) {
+  if (!listing) return;
+  const items = listing.items;
+  $(listId).replaceChildren(...items.map(item => el('li', { class: item.id === selected ? 'selected' : '', data: { id: item.id },
+    on: { click: () => pick(item.id) } }, label(item))), ...(listing.more > 0 ? [el('li', { class: 'dim' }, listing.more + ' older not listed')] : []));
+}
+
+// Draws a view's detail only when what it shows, or its reading, is new, so a person's opened
+// <details> stay open.
+function drawDetail(containerId, key, value, parts) {
+  const last = drawn.get(containerId);
+  if (value !== null && last && last.key === key && last.value === value) return;
+  drawn.set(containerId, { key, value });
   $(containerId).replaceChildren(...parts());
 }
 
-function waiting(what) {
-  return [el('p', { class: 'dim' }, detail.note || 'Reading ' + what + ' from the tap…')];
+function waiting(a, what) {
+  return [el('p', { class: 'dim' }, (a && a.note) || 'Reading ' + what + ' from the tap…')];
+}
+
+// The Session a view draws: the tap's lines for `query`, or the imported file's own.
+function session(key, query) {
+  if (imported) return { value: imported.session };
+  return ask(key, () => get('exchange?' + query), text => read(lines(text)));
+}
+
+function taskListing() {
+  if (imported) return newestFirst([...imported.session.tasks.values()].map(t => ({ id: t.id, state: (t.states[t.states.length - 1] || {}).state })), MAX_ROWS);
+  const a = ask('tasks', () => get('tasks'), text => { const v = parse(text); return { items: v.tasks, more: v.more }; });
+  return a.value;
+}
+
+function contextListing() {
+  if (imported) return newestFirst([...imported.session.contexts.values()].map(c => ({ id: c.id, tasks: c.tasks.length })), MAX_ROWS);
+  const a = ask('contexts', () => get('contexts'), text => { const v = parse(text); return { items: v.contexts, more: v.more }; });
+  return a.value;
 }
 
 function drawTasks() {
-  drawList('task-list', index.tasks, ui.task, id => { ui.task = id; redraw(); }, t => t.id + '  ' + shortState(t.state));
-  const t = index.tasks.get(ui.task);
-  if (!t) { drawDetail('task-detail', null, () => [el('p', { class: 'dim' }, 'Pick a task.')]); return; }
-  const s = detailFor('task:' + t.id, t.exchanges);
-  const read = s && s.tasks.get(t.id);
-  drawDetail('task-detail', s, () => read ? taskDetail(read) : s ? [el('p', { class: 'dim' }, 'The tap no longer keeps this task\'s exchanges.')] : waiting('the task'));
+  drawList('task-list', taskListing(), ui.task, id => { ui.task = id; redraw(); }, t => t.id + '  ' + shortState(t.state));
+  if (ui.task === null) { drawDetail('task-detail', null, null, () => [el('p', { class: 'dim' }, 'Pick a task.')]); return; }
+  const key = 'task:' + ui.task;
+  const a = session(key, 'task=' + encodeURIComponent(ui.task));
+  const t = a.value && a.value.tasks.get(ui.task);
+  drawDetail('task-detail', key, a.value, () => t ? taskDetail(t) : waiting(a, 'the task'));
 }
 
 function taskDetail(t) {
@@ -530,20 +462,17 @@ function taskDetail(t) {
 }
 
 function drawContexts() {
-  drawList('context-list', index.contexts, ui.context, id => { ui.context = id; redraw(); }, c => c.id + '  (' + c.tasks.length + ')');
-  const c = index.contexts.get(ui.context);
-  if (!c) { drawDetail('context-detail', null, () => [el('p', { class: 'dim' }, 'Pick a context.')]); return; }
-  const s = detailFor('context:' + c.id, c.tasks.flatMap(id => (index.tasks.get(id) || { exchanges: [] }).exchanges));
-  drawDetail('context-detail', s, () => s ? contextDetail(s, c) : waiting('the context'));
+  drawList('context-list', contextListing(), ui.context, id => { ui.context = id; redraw(); }, c => c.id + '  (' + c.tasks + ')');
+  if (ui.context === null) { drawDetail('context-detail', null, null, () => [el('p', { class: 'dim' }, 'Pick a context.')]); return; }
+  const key = 'context:' + ui.context;
+  const a = session(key, 'context=' + encodeURIComponent(ui.context));
+  const c = a.value && a.value.contexts.get(ui.context);
+  drawDetail('context-detail', key, a.value, () => c ? contextDetail(a.value, c) : waiting(a, 'the context'));
 }
 
 function contextDetail(s, c) {
-  const read = s.contexts.get(c.id) || { tasks: [] };
-  // The index's tasks the tap no longer has the exchanges of are named still, in their place.
-  const ids = [...read.tasks, ...c.tasks.filter(id => !read.tasks.includes(id))];
-  return [el('h2', {}, 'Context ', el('span', { class: 'mono' }, c.id)), ...ids.map(id => {
+  return [el('h2', {}, 'Context ', el('span', { class: 'mono' }, c.id)), ...c.tasks.map(id => {
     const t = s.tasks.get(id);
-    if (!t) return el('div', { class: 'turn dim' }, id + ' (no longer kept)');
     const last = t.states[t.states.length - 1] || {};
     return el('div', { class: 'turn' },
       el('a', { class: 'mono', on: { click: () => { ui.task = id; show('tasks'); } } }, id), ' ', el('span', { class: 'dim' }, shortState(last.state)),
@@ -554,7 +483,10 @@ function contextDetail(s, c) {
 }
 
 function drawProblems() {
-  $('problems').replaceChildren(...index.problems.map(p => el('li', { data: { problem: p.problem } },
+  const problems = imported ? imported.problems : live.problems;
+  if (drawn.get('problems') === problems.length) return;
+  drawn.set('problems', problems.length);
+  $('problems').replaceChildren(...problems.map(p => el('li', { data: { problem: p.problem } },
     el('span', { class: 'mono dim' }, clock(p.at) + ' '), el('a', { on: { click: () => show('exchange', p.exchange) } }, '#' + p.exchange), ' ',
     el('strong', {}, p.summary), ' ', el('span', { class: 'dim' }, p.detail))));
 }
@@ -575,9 +507,10 @@ function curl(x) {
 }
 
 function drawExchange() {
-  const s = detailFor('exchange:' + ui.exchange, [ui.exchange]);
-  const x = s && s.exchanges.get(ui.exchange);
-  drawDetail('raw', s, () => x ? rawExchange(x) : s ? [el('p', { class: 'dim' }, 'No such exchange.')] : waiting('the exchange'));
+  const key = 'exchange:' + ui.exchange;
+  const a = session(key, 'n=' + ui.exchange);
+  const x = a.value && a.value.exchanges.get(ui.exchange);
+  drawDetail('raw', key, a.value, () => x ? rawExchange(x) : waiting(a, 'the exchange'));
 }
 
 function rawExchange(x) {
@@ -613,21 +546,14 @@ function banner(text) {
   b.textContent = text;
 }
 
-
 // ---- the feed, import, composer ----------------------------------------------------------------
 
 function connect() {
   const source = new EventSource('events');
-  // A message carries the summaries of one batch, one per data line.
-  source.onmessage = e => {
-    if (ui.importing) return;
-    for (const text of e.data.split('\n')) { const line = parse(text); if (line) indexLine(line); }
-  };
-  source.addEventListener('live', () => setMode(ui.mode));
-  source.addEventListener('dropped', e => banner(e.data + ' events were dropped because this page fell behind the tap; reload the page to see the whole session.'));
-  source.addEventListener('history-dropped', e => banner('The first ' + e.data + ' events of this session are no longer kept (the history is bounded).'));
-  source.onerror = () => { if (!ui.importing) setMode('disconnected'); };
-  source.onopen = () => { reset(); redraw(); };
+  source.onmessage = e => { if (!imported) { const m = parse(e.data); if (m) take(m); } };
+  source.addEventListener('live', () => { if (!imported) setMode(ui.mode); });
+  source.onerror = () => { if (!imported) setMode('disconnected'); };
+  source.onopen = () => { if (!imported) { reset(); redraw(); } };
 }
 
 function setMode(mode) {
@@ -636,22 +562,18 @@ function setMode(mode) {
   m.className = 'badge ' + mode.split(' ')[0];
 }
 
-// The tap reads the file (a HAR or JSON Lines) and answers its events as whole lines with their facts.
+// The tap reads the file (a HAR or JSON Lines) and answers its events as whole lines; the page
+// reads them into a Session and draws its lists and views from it.
 async function importFile(file) {
   const answer = await fetch('import', { method: 'POST', body: file, headers: { 'X-Legate-Inspector': '1' } });
   const text = await answer.text();
   if (!answer.ok) { banner(text); return; }
-  ui.importing = true;
   reset();
-  const lines = new Map();
-  for (const l of text.split('\n')) {
-    const line = parse(l);
-    if (!line) continue;
-    indexLine(line);
-    if (!lines.has(line.exchange)) lines.set(line.exchange, []);
-    lines.get(line.exchange).push(line);
-  }
-  imported = lines;
+  const s = read(lines(text));
+  const rows = [...s.exchanges.values()].sort((a, b) => a.n - b.n).map(importedRow);
+  const problems = [...s.exchanges.values()].flatMap(x => x.flags);
+  imported = { session: s, rows, problems,
+    counts: { exchanges: rows.length, tasks: s.tasks.size, contexts: s.contexts.size, problems: problems.length } };
   setMode('imported ' + file.name);
   banner('Showing ' + file.name + '; live traffic is not shown. Reload the page to go back to live.');
   redraw();

@@ -2,12 +2,11 @@ package legate.tap.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeEvent.Frame;
 import legate.tap.show.ExchangeEvent.Outcome;
@@ -19,15 +18,14 @@ import legate.wire.sse.SseEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the page's feed says of a body: the facts its lists and filters are built from, since the
- * feed no longer sends the body. Each A2A shape an answer or a frame can take (A2A §3.2.3, §4.1, §11)
- * names its task and context in its own field.
+ * What the tap reads from a body for the inspector's lists and filters. Each A2A shape an answer
+ * or a frame can take (A2A §3.2.3, §4.1, §11) names its task and context in its own field.
  */
-class PageLineTest {
+class BodyFactsTest {
     private static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
 
     @Test
-    void aJsonRpcRequestGivesItsMethodAndTheIdsItNames() throws Exception {
+    void aJsonRpcRequestGivesItsMethodAndTheIdsItNames() {
         assertThat(facts(request("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
                 + "{\"taskId\":\"t1\",\"contextId\":\"c1\",\"parts\":[{\"text\":\"hi\"}]}}}")))
                 .isEqualTo("{\"rpc\":\"SendMessage\",\"taskIds\":[\"t1\"],\"contextIds\":[\"c1\"]}");
@@ -37,13 +35,13 @@ class PageLineTest {
 
     // HTTP+JSON (A2A §11) sends the request message as the body, with no method in it.
     @Test
-    void aRestRequestNamesItsIdsWithoutAMethod() throws Exception {
+    void aRestRequestNamesItsIdsWithoutAMethod() {
         assertThat(facts(request("{\"message\":{\"contextId\":\"c3\",\"parts\":[]}}")))
                 .isEqualTo("{\"contextIds\":[\"c3\"]}");
     }
 
     @Test
-    void everyAnswerShapeNamesItsTaskContextAndState() throws Exception {
+    void everyAnswerShapeNamesItsTaskContextAndState() {
         assertThat(facts(response("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\","
                 + "\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}}")))
                 .isEqualTo("{\"tasks\":[{\"id\":\"t1\",\"contextId\":\"c1\",\"state\":\"TASK_STATE_SUBMITTED\"}]}");
@@ -65,25 +63,35 @@ class PageLineTest {
 
     // An answer that says nothing the lists need adds nothing; a body that is not JSON is not read.
     @Test
-    void anErrorOrABodyThatIsNotJsonHasNoFacts() throws Exception {
+    void anErrorOrABodyThatIsNotJsonHasNoFacts() {
         assertThat(facts(response("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"no such task\"}}")))
                 .isNull();
         assertThat(facts(response("not json"))).isNull();
     }
 
-    // The import answers whole lines with the same facts, so a file's list is built as the feed's is.
-    @Test
-    void theWholeLineKeepsItsBodyAndGainsTheFacts() throws Exception {
-        Request r = request("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ListTasks\"}");
-        JsonNode whole = WireJson.mapper().readTree(PageLine.whole(EncodedLine.of(r), ProtocolCheck.body(r)));
-        assertThat(whole.path("body").asText()).contains("ListTasks");
-        assertThat(whole.path("facts").path("rpc").asText()).isEqualTo("ListTasks");
-    }
-
-    private static String facts(ExchangeEvent e) throws Exception {
-        JsonNode line = WireJson.mapper().readTree(PageLine.of(EncodedLine.of(e), ProtocolCheck.body(e)));
-        assertThat(line.has("body") || line.has("data") || line.has("headers")).as("the summary keeps no body").isFalse();
-        return line.has("facts") ? line.get("facts").toString() : null;
+    /** The facts as JSON, the empty members left out, for comparing; null when there are none. */
+    private static String facts(ExchangeEvent e) {
+        BodyFacts f = BodyFacts.of(e, ProtocolCheck.body(e));
+        ObjectNode o = WireJson.mapper().createObjectNode();
+        if (f.rpc() != null) {
+            o.put("rpc", f.rpc());
+        }
+        if (!f.taskIds().isEmpty()) {
+            f.taskIds().forEach(o.putArray("taskIds")::add);
+        }
+        if (!f.contextIds().isEmpty()) {
+            f.contextIds().forEach(o.putArray("contextIds")::add);
+        }
+        for (BodyFacts.Shown t : f.tasks()) {
+            ObjectNode shown = o.withArray("tasks").addObject().put("id", t.id());
+            if (t.contextId() != null) {
+                shown.put("contextId", t.contextId());
+            }
+            if (t.state() != null) {
+                shown.put("state", t.state());
+            }
+        }
+        return o.isEmpty() ? null : o.toString();
     }
 
     private static Request request(String body) {
