@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,11 +21,11 @@ import legate.wire.json.WireJson;
  * the {@link SessionIndex} its lists are drawn from; and the pages that follow it live. One lock
  * covers all three, so what a page is sent and what it then asks for agree.
  *
- * <p>Each event is kept as its line without the body and the body's own bytes ({@link DeferredLine}),
- * the body put in when an export or a view reads the line: the profile with a page open found the
- * garbage collector spending most of its time tracing the tens of thousands of events the history
- * held as objects (records, header lists, strings), and half of encoding a line was escaping its
- * body. Exports read the lines back into events.
+ * <p>Each event is kept as its line without the body and the body's bytes ({@link DeferredLine})
+ * in one ring of bytes ({@link EventRing}), the body put in when an export or a view reads the
+ * line: the profiles with a page open found the collector spending its time on the events the
+ * history held as objects, and half of encoding a line was escaping its body. Exports read the
+ * lines back into events.
  *
  * <p>Bounded by events and by bytes: when full, the oldest events go, and the page says how many
  * were let go. Adding never waits for a page ({@link BrowserFeed#changed} only flags).
@@ -48,18 +47,12 @@ final class SessionHistory {
         long problemsSeen;
     }
 
-    private final int maxEvents;
-    private final long maxBytes;
-    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final EventRing entries;
     private final SessionIndex index = new SessionIndex();
     private final List<BrowserFeed> feeds = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
-    private long bytes;
-    private long dropped;
-
     SessionHistory(int maxEvents, long maxBytes) {
-        this.maxEvents = maxEvents;
-        this.maxBytes = maxBytes;
+        this.entries = new EventRing(maxEvents, maxBytes);
     }
 
     /**
@@ -68,16 +61,11 @@ final class SessionHistory {
      * @param body the event's body as the protocol check read it, for what the lists show of it
      */
     void add(ExchangeEvent event, JsonNode body) {
-        Entry entry = new Entry(event.exchange(), DeferredLine.of(event));
+        DeferredLine line = DeferredLine.of(event);
         BodyFacts facts = BodyFacts.of(event, body);
         lock.lock();
         try {
-            entries.addLast(entry);
-            bytes += entry.kept().size();
-            while (entries.size() > maxEvents || (bytes > maxBytes && entries.size() > 1)) {
-                bytes -= entries.removeFirst().kept().size();
-                dropped++;
-            }
+            entries.add(event.exchange(), line);
             index.apply(event, facts);
         } finally {
             lock.unlock();
@@ -108,7 +96,7 @@ final class SessionHistory {
             byte[] json = json(g -> {
                 g.writeNumberField("version", index.version());
                 index.writeCounts(g);
-                g.writeNumberField("letGo", dropped);
+                g.writeNumberField("letGo", entries.dropped());
                 g.writeArrayFieldStart("rows");
                 for (SessionIndex.Row r : index.changedAmongNewest(page.version, MAX_LISTED)) {
                     r.write(g);
@@ -211,7 +199,7 @@ final class SessionHistory {
     List<Entry> entries() {
         lock.lock();
         try {
-            return new ArrayList<>(entries);
+            return entries.all();
         } finally {
             lock.unlock();
         }
@@ -232,18 +220,12 @@ final class SessionHistory {
      * task's, a context's or an exchange's view asks for when it is drawn.
      */
     List<Entry> exchanges(Set<Long> wanted) {
-        List<Entry> found = new ArrayList<>();
         lock.lock();
         try {
-            for (Entry e : entries) {
-                if (wanted.contains(e.exchange())) {
-                    found.add(e);
-                }
-            }
+            return entries.of(wanted);
         } finally {
             lock.unlock();
         }
-        return found;
     }
 
     /** The pages following now. */

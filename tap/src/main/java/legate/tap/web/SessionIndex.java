@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -189,8 +188,8 @@ final class SessionIndex {
      * since the traffic names them.
      */
     private final Map<String, String> names = new HashMap<>();
-    private final LinkedHashMap<String, TaskRow> tasks = bounded(MAX_KEPT);
-    private final LinkedHashMap<String, ContextRow> contexts = bounded(MAX_KEPT);
+    private final RingMap<TaskRow> tasks = new RingMap<>(MAX_KEPT);
+    private final RingMap<ContextRow> contexts = new RingMap<>(MAX_KEPT);
     private final ArrayDeque<ProblemRow> problems = new ArrayDeque<>();
     private long exchangesSeen;
     private long tasksSeen;
@@ -368,11 +367,11 @@ final class SessionIndex {
     }
 
     Listing<TaskRow> tasks(int max) {
-        return newest(tasks.sequencedValues().reversed(), max, t -> true);
+        return newest(tasks.newestFirst(), max, t -> true);
     }
 
     Listing<ContextRow> contexts(int max) {
-        return newest(contexts.sequencedValues().reversed(), max, c -> true);
+        return newest(contexts.newestFirst(), max, c -> true);
     }
 
     /** Some of what matched, newest first, and how many more matched. */
@@ -484,14 +483,5 @@ final class SessionIndex {
             g.writeString(v);
         }
         g.writeEndArray();
-    }
-
-    private static <K, V> LinkedHashMap<K, V> bounded(int max) {
-        return new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                return size() > max;
-            }
-        };
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
@@ -135,7 +137,7 @@ class InspectorPageTest {
         assertThat(Long.parseLong(rows().getFirst().getAttribute("data-exchange"))).as("a new row").isGreaterThan(before);
         view("tasks");
         waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).isEmpty());
-        chrome.findElement(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).click();
+        click(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']"));
         waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
         assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
     }
@@ -150,7 +152,7 @@ class InspectorPageTest {
         String taskId = m.group(1);
         view("tasks");
         waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + taskId + "']")).isEmpty());
-        chrome.findElement(By.cssSelector("#task-list li[data-id='" + taskId + "']")).click();
+        click(By.cssSelector("#task-list li[data-id='" + taskId + "']"));
         waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
         assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
         assertThat(chrome.findElement(By.id("task-detail")).getText()).contains("Words: 6");
@@ -158,7 +160,7 @@ class InspectorPageTest {
         Matcher c = CONTEXT_ID.matcher(stream);
         assertThat(c.find()).isTrue();
         view("contexts");
-        chrome.findElement(By.cssSelector("#context-list li[data-id='" + c.group(1) + "']")).click();
+        click(By.cssSelector("#context-list li[data-id='" + c.group(1) + "']"));
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains(taskId));
         assertThat(chrome.findElement(By.id("context-detail")).getText())
                 .contains("user: One sentence here. And another one!").contains("artifact");
@@ -177,13 +179,33 @@ class InspectorPageTest {
         view("contexts");
         By item = By.cssSelector("#context-list li[data-id='" + contextId + "']");
         waitFor(() -> !chrome.findElements(item).isEmpty());
-        chrome.findElement(item).click();
+        click(item);
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The first turn."));
         send("SendMessage", "The second turn.", true, null, contextId);
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The second turn."));
         assertThat(chrome.findElement(By.id("context-detail")).getText().indexOf("user: The first turn."))
                 .as("the turns top to bottom").isLessThan(chrome.findElement(By.id("context-detail")).getText()
                         .indexOf("user: The second turn."));
+    }
+
+    // Rule: the list is filterable by method, status, task id and context id. A filter asks the
+    // tap, which searches every exchange it keeps, not only the rows the page lists.
+    @Test
+    void aFilterListsOnlyTheMatchingExchanges() throws Exception {
+        String answer = send("SendMessage", "Filter me. Please.", true, null);
+        Matcher m = TASK_ID.matcher(answer);
+        assertThat(m.find()).as("the task: %s", answer).isTrue();
+        send("SendMessage", "Not this one.", true, null);
+        view("exchanges");
+        WebElement box = chrome.findElement(By.id("filter-task"));
+        try {
+            box.sendKeys(m.group(1).toUpperCase(Locale.ROOT));
+            waitFor(() -> rows().size() == 1 && rows().getFirst().getText().contains(m.group(1).substring(0, 8)));
+            assertThat(rows().getFirst().getText()).contains("SendMessage").contains("200");
+        } finally {
+            box.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+        }
+        waitFor(() -> rows().size() > 1);
     }
 
     // Rule: credentials are masked to their scheme and last 4 characters in the raw view, as on the console.
@@ -323,6 +345,14 @@ class InspectorPageTest {
             request.header("Authorization", authorization);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** Clicks the element once it is there; a list drawn again meanwhile is looked up again. */
+    private static void click(By element) {
+        waitFor(() -> {
+            chrome.findElement(element).click();
+            return true;
+        });
     }
 
     private static void waitFor(BooleanSupplier condition) {

@@ -390,9 +390,13 @@ function drawExchanges() {
   }
 }
 
-// The newest items, newest first, and the picked one wherever it is.
+// The newest items, newest first.
 function drawList(listId, listing, selected, pick, label) {
   if (!listing) return;
+  // Drawn again only when the list or the pick changed, so a click never lands on an element being replaced.
+  const last = drawn.get(listId);
+  if (last && last.value === listing && last.key === selected) return;
+  drawn.set(listId, { key: selected, value: listing });
   const items = listing.items;
   $(listId).replaceChildren(...items.map(item => el('li', { class: item.id === selected ? 'selected' : '', data: { id: item.id },
     on: { click: () => pick(item.id) } }, label(item))), ...(listing.more > 0 ? [el('li', { class: 'dim' }, listing.more + ' older not listed')] : []));
@@ -418,13 +422,15 @@ function session(key, query) {
 }
 
 function taskListing() {
-  if (imported) return newestFirst([...imported.session.tasks.values()].map(t => ({ id: t.id, state: (t.states[t.states.length - 1] || {}).state })), MAX_ROWS);
+  if (imported) return imported.tasks || (imported.tasks = newestFirst([...imported.session.tasks.values()]
+    .map(t => ({ id: t.id, state: (t.states[t.states.length - 1] || {}).state })), MAX_ROWS));
   const a = ask('tasks', () => get('tasks'), text => { const v = parse(text); return { items: v.tasks, more: v.more }; });
   return a.value;
 }
 
 function contextListing() {
-  if (imported) return newestFirst([...imported.session.contexts.values()].map(c => ({ id: c.id, tasks: c.tasks.length })), MAX_ROWS);
+  if (imported) return imported.contexts || (imported.contexts = newestFirst([...imported.session.contexts.values()]
+    .map(c => ({ id: c.id, tasks: c.tasks.length })), MAX_ROWS));
   const a = ask('contexts', () => get('contexts'), text => { const v = parse(text); return { items: v.contexts, more: v.more }; });
   return a.value;
 }
