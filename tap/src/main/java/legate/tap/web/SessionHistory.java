@@ -118,51 +118,38 @@ final class SessionHistory {
 
     /** The newest rows that match the filter, and how many older ones match too. */
     byte[] rows(SessionIndex.Filter filter) {
-        return listing(g -> {
-            SessionIndex.Listing<SessionIndex.Row> l = index.rows(filter, MAX_LISTED);
-            g.writeArrayFieldStart("rows");
-            for (SessionIndex.Row r : l.items()) {
-                r.write(g);
-            }
-            g.writeEndArray();
-            g.writeNumberField("more", l.more());
-        });
+        return listing("rows", index -> index.rows(filter, MAX_LISTED), (g, r) -> r.write(g));
     }
 
     byte[] tasks() {
-        return listing(g -> {
-            SessionIndex.Listing<SessionIndex.TaskRow> l = index.tasks(MAX_LISTED);
-            g.writeArrayFieldStart("tasks");
-            for (SessionIndex.TaskRow t : l.items()) {
-                SessionIndex.writeTask(g, t);
-            }
-            g.writeEndArray();
-            g.writeNumberField("more", l.more());
-        });
+        return listing("tasks", index -> index.tasks(MAX_LISTED), SessionIndex::writeTask);
     }
 
     byte[] contexts() {
-        return listing(g -> {
-            SessionIndex.Listing<SessionIndex.ContextRow> l = index.contexts(MAX_LISTED);
-            g.writeArrayFieldStart("contexts");
-            for (SessionIndex.ContextRow c : l.items()) {
-                SessionIndex.writeContext(g, c);
-            }
-            g.writeEndArray();
-            g.writeNumberField("more", l.more());
-        });
+        return listing("contexts", index -> index.contexts(MAX_LISTED), SessionIndex::writeContext);
     }
 
-    private byte[] listing(Members members) {
+    /** {@code {"version":V,"NAME":[...],"more":N}}: a list as the page asks for it. */
+    private <T> byte[] listing(String name, Function<SessionIndex, SessionIndex.Listing<T>> which, Item<T> item) {
         lock.lock();
         try {
+            SessionIndex.Listing<T> l = which.apply(index);
             return json(g -> {
                 g.writeNumberField("version", index.version());
-                members.write(g);
+                g.writeArrayFieldStart(name);
+                for (T t : l.items()) {
+                    item.write(g, t);
+                }
+                g.writeEndArray();
+                g.writeNumberField("more", l.more());
             });
         } finally {
             lock.unlock();
         }
+    }
+
+    private interface Item<T> {
+        void write(JsonGenerator g, T item) throws IOException;
     }
 
     private interface Members {

@@ -129,15 +129,12 @@ class InspectorPageTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"message\":{\"messageId\":\"m-" + System.nanoTime()
                         + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"Over REST. Two sentences!\"}]}}")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = TASK_ID.matcher(stream);
-        assertThat(m.find()).as("the stream's task: %s", stream).isTrue();
+        String taskId = found(TASK_ID, stream);
         view("exchanges");
         waitFor(() -> !rows().isEmpty() && rows().getFirst().getText().contains("POST /message:stream")
                 && rows().getFirst().getText().contains("200"));
         assertThat(Long.parseLong(rows().getFirst().getAttribute("data-exchange"))).as("a new row").isGreaterThan(before);
-        view("tasks");
-        waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']")).isEmpty());
-        click(By.cssSelector("#task-list li[data-id='" + m.group(1) + "']"));
+        pick("tasks", taskId);
         waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
         assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
     }
@@ -147,20 +144,13 @@ class InspectorPageTest {
     @Test
     void aTasksTimelineShowsItsStatesInOrder() throws Exception {
         String stream = send("SendStreamingMessage", "One sentence here. And another one!", true, null);
-        Matcher m = TASK_ID.matcher(stream);
-        assertThat(m.find()).as("the stream's task: %s", stream).isTrue();
-        String taskId = m.group(1);
-        view("tasks");
-        waitFor(() -> !chrome.findElements(By.cssSelector("#task-list li[data-id='" + taskId + "']")).isEmpty());
-        click(By.cssSelector("#task-list li[data-id='" + taskId + "']"));
+        String taskId = found(TASK_ID, stream);
+        pick("tasks", taskId);
         waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
         assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
         assertThat(chrome.findElement(By.id("task-detail")).getText()).contains("Words: 6");
         screenshot("inspector-task");
-        Matcher c = CONTEXT_ID.matcher(stream);
-        assertThat(c.find()).isTrue();
-        view("contexts");
-        click(By.cssSelector("#context-list li[data-id='" + c.group(1) + "']"));
+        pick("contexts", found(CONTEXT_ID, stream));
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains(taskId));
         assertThat(chrome.findElement(By.id("context-detail")).getText())
                 .contains("user: One sentence here. And another one!").contains("artifact");
@@ -173,13 +163,8 @@ class InspectorPageTest {
     @Test
     void anOpenContextViewShowsALaterTurnWithoutAnotherClick() throws Exception {
         String first = send("SendMessage", "The first turn.", true, null);
-        Matcher c = CONTEXT_ID.matcher(first);
-        assertThat(c.find()).as("the first turn's context: %s", first).isTrue();
-        String contextId = c.group(1);
-        view("contexts");
-        By item = By.cssSelector("#context-list li[data-id='" + contextId + "']");
-        waitFor(() -> !chrome.findElements(item).isEmpty());
-        click(item);
+        String contextId = found(CONTEXT_ID, first);
+        pick("contexts", contextId);
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The first turn."));
         send("SendMessage", "The second turn.", true, null, contextId);
         waitFor(() -> chrome.findElement(By.id("context-detail")).getText().contains("user: The second turn."));
@@ -192,15 +177,13 @@ class InspectorPageTest {
     // tap, which searches every exchange it keeps, not only the rows the page lists.
     @Test
     void aFilterListsOnlyTheMatchingExchanges() throws Exception {
-        String answer = send("SendMessage", "Filter me. Please.", true, null);
-        Matcher m = TASK_ID.matcher(answer);
-        assertThat(m.find()).as("the task: %s", answer).isTrue();
+        String taskId = found(TASK_ID, send("SendMessage", "Filter me. Please.", true, null));
         send("SendMessage", "Not this one.", true, null);
         view("exchanges");
         WebElement box = chrome.findElement(By.id("filter-task"));
         try {
-            box.sendKeys(m.group(1).toUpperCase(Locale.ROOT));
-            waitFor(() -> rows().size() == 1 && rows().getFirst().getText().contains(m.group(1).substring(0, 8)));
+            box.sendKeys(taskId.toUpperCase(Locale.ROOT));
+            waitFor(() -> rows().size() == 1 && rows().getFirst().getText().contains(taskId.substring(0, 8)));
             assertThat(rows().getFirst().getText()).contains("SendMessage").contains("200");
         } finally {
             box.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
@@ -345,6 +328,19 @@ class InspectorPageTest {
             request.header("Authorization", authorization);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The id the pattern finds in an answer. */
+    private static String found(Pattern id, String answer) {
+        Matcher m = id.matcher(answer);
+        assertThat(m.find()).as("%s in %s", id, answer).isTrue();
+        return m.group(1);
+    }
+
+    /** Opens a list's view ("tasks", "contexts") and picks the item, once it is listed. */
+    private static void pick(String view, String id) {
+        view(view);
+        click(By.cssSelector("#" + view.substring(0, view.length() - 1) + "-list li[data-id='" + id + "']"));
     }
 
     /** Clicks the element once it is there; a list drawn again meanwhile is looked up again. */
