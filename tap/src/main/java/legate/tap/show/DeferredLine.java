@@ -32,11 +32,6 @@ public record DeferredLine(byte[] head, int bodyAt, Object body) {
         return new DeferredLine(head, at[0], body);
     }
 
-    /** The bytes kept: the head and the body. */
-    public int size() {
-        return head.length + (body instanceof byte[] b ? b.length : body instanceof String s ? s.length() : 0);
-    }
-
     /** The whole line, byte for byte what {@link EncodedLine} writes. */
     public byte[] line() {
         if (body == null) {

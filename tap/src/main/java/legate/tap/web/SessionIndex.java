@@ -49,12 +49,6 @@ final class SessionIndex {
             context = clean(context);
         }
 
-        static final Filter NONE = new Filter("", "", "", "");
-
-        boolean isNone() {
-            return method.isEmpty() && status.isEmpty() && task.isEmpty() && context.isEmpty();
-        }
-
         private static String clean(String s) {
             return s == null ? "" : s.strip().toLowerCase(Locale.ROOT);
         }
