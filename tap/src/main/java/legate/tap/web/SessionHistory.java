@@ -98,8 +98,8 @@ final class SessionHistory {
                 index.writeCounts(g);
                 g.writeNumberField("letGo", entries.dropped());
                 g.writeArrayFieldStart("rows");
-                for (SessionIndex.Row r : index.changedAmongNewest(page.version, MAX_LISTED)) {
-                    r.write(g);
+                for (int row : index.changedAmongNewest(page.version, MAX_LISTED)) {
+                    index.writeRow(g, row);
                 }
                 g.writeEndArray();
                 g.writeArrayFieldStart("problems");
@@ -118,7 +118,7 @@ final class SessionHistory {
 
     /** The newest rows that match the filter, and how many older ones match too. */
     byte[] rows(SessionIndex.Filter filter) {
-        return listing("rows", index -> index.rows(filter, MAX_LISTED), (g, r) -> r.write(g));
+        return listing("rows", index -> index.rows(filter, MAX_LISTED), SessionIndex::writeRow);
     }
 
     byte[] tasks() {
@@ -130,15 +130,15 @@ final class SessionHistory {
     }
 
     /** {@code {"version":V,"NAME":[...],"more":N}}: a list as the page asks for it. */
-    private <T> byte[] listing(String name, Function<SessionIndex, SessionIndex.Listing<T>> which, Item<T> item) {
+    private byte[] listing(String name, Function<SessionIndex, SessionIndex.Listing> which, Item item) {
         lock.lock();
         try {
-            SessionIndex.Listing<T> l = which.apply(index);
+            SessionIndex.Listing l = which.apply(index);
             return json(g -> {
                 g.writeNumberField("version", index.version());
                 g.writeArrayFieldStart(name);
-                for (T t : l.items()) {
-                    item.write(g, t);
+                for (int slot : l.slots()) {
+                    item.write(index, g, slot);
                 }
                 g.writeEndArray();
                 g.writeNumberField("more", l.more());
@@ -148,8 +148,8 @@ final class SessionHistory {
         }
     }
 
-    private interface Item<T> {
-        void write(JsonGenerator g, T item) throws IOException;
+    private interface Item {
+        void write(SessionIndex index, JsonGenerator g, int slot) throws IOException;
     }
 
     private interface Members {

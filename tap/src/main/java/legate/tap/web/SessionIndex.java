@@ -7,12 +7,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeEvent.Flagged;
@@ -22,6 +22,7 @@ import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
 import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.tap.show.Problem;
 
 /**
  * What the inspector's lists show, kept by the tap as the events come: a row per exchange, the
@@ -54,136 +55,58 @@ final class SessionIndex {
         }
     }
 
-    /**
-     * One exchange as the list shows it. Kept small, in few objects (ids in arrays, names shared):
-     * the profile of the tap under load put the garbage collector's copying of the index's objects
-     * at most of what the page cost the tap, more than the history of bodies.
-     */
-    static final class Row {
-        final long n;
-        long atSecond;
-        int atNano;
-        String method = "";
-        String target = "";
-        String rpc = "";
-        int status = -1;
-        boolean stream;
-        boolean open;
-        int frames;
-        long elapsedMs = -1;
-        long bytes = -1;
-        String refused;
-        String[] flags = NONE;
-        String[] taskIds = NONE;
-        String[] contextIds = NONE;
-        long version;
-
-        Row(long n, Instant at) {
-            this.n = n;
-            at(at);
-        }
-
-        void at(Instant at) {
-            atSecond = at.getEpochSecond();
-            atNano = at.getNano();
-        }
-
-        String label() {
-            return rpc.isEmpty() ? method + " " + target : rpc;
-        }
-
-        boolean matches(Filter f) {
-            if (!f.method().isEmpty() && !label().toLowerCase(Locale.ROOT).contains(f.method())
-                    && !target.toLowerCase(Locale.ROOT).contains(f.method())) {
-                return false;
-            }
-            String shownStatus = status < 0 ? "" : refused != null ? status + " refused" : Integer.toString(status);
-            if (!f.status().isEmpty() && !shownStatus.contains(f.status())) {
-                return false;
-            }
-            return (f.task().isEmpty() || anyContains(taskIds, f.task()))
-                    && (f.context().isEmpty() || anyContains(contextIds, f.context()));
-        }
-
-        void write(JsonGenerator g) throws IOException {
-            g.writeStartObject();
-            g.writeNumberField("n", n);
-            g.writeStringField("at", EncodedLine.instant(Instant.ofEpochSecond(atSecond, atNano)));
-            g.writeStringField("label", label());
-            if (status >= 0) {
-                g.writeNumberField("status", status);
-            }
-            if (stream) {
-                g.writeBooleanField("stream", true);
-                g.writeBooleanField("open", open);
-                g.writeNumberField("frames", frames);
-            }
-            if (elapsedMs >= 0) {
-                g.writeNumberField("elapsedMs", elapsedMs);
-            }
-            if (bytes >= 0) {
-                g.writeNumberField("bytes", bytes);
-            }
-            if (refused != null) {
-                g.writeStringField("refused", refused);
-            }
-            strings(g, "flags", flags);
-            strings(g, "taskIds", taskIds);
-            g.writeEndObject();
-        }
-    }
-
-    /** A task as the task list shows it, and the exchanges that showed it (for its view). */
-    static final class TaskRow {
-        final String id;
-        String contextId;
-        String state;
-        long[] exchanges = new long[0];
-
-        TaskRow(String id) {
-            this.id = id;
-        }
-
-        void shownIn(long n) {
-            for (long e : exchanges) {
-                if (e == n) {
-                    return;
-                }
-            }
-            exchanges = Arrays.copyOf(exchanges, exchanges.length + 1);
-            exchanges[exchanges.length - 1] = n;
-        }
-    }
-
-    /** A context and its tasks in the order they were first shown. */
-    static final class ContextRow {
-        final String id;
-        String[] tasks = NONE;
-
-        ContextRow(String id) {
-            this.id = id;
-        }
-    }
-
     /** A problem as the problem list shows it. */
     record ProblemRow(long exchange, String at, String problem, String summary, String detail) {
     }
 
-    private static final String[] NONE = {};
+    /*
+     * The rows, as columns indexed by slot: the tap numbers exchanges in the order they arrive, so
+     * the newest MAX_KEPT each have a slot of their own, n mod MAX_KEPT. No object per row: measured
+     * with bench workload 8, a row, a task and a context as objects (a dozen per request with their
+     * arrays) were what the tap's serial collector spent its time on, copying each through the
+     * young generation's survivor spaces before it was promoted and, minutes later, died.
+     */
+    private final long[] rowN = new long[MAX_KEPT];
+    private final long[] atNanos = new long[MAX_KEPT];
+    /** What the columns of strings hold is shared ({@link #shared}) where the traffic repeats it. */
+    private final String[] method = new String[MAX_KEPT];
+    private final String[] target = new String[MAX_KEPT];
+    private final String[] rpc = new String[MAX_KEPT];
+    private final String[] refused = new String[MAX_KEPT];
+    private final int[] status = new int[MAX_KEPT];
+    private final byte[] stream = new byte[MAX_KEPT];
+    private final int[] frames = new int[MAX_KEPT];
+    private final long[] elapsedMs = new long[MAX_KEPT];
+    private final long[] bytes = new long[MAX_KEPT];
+    private final long[] rowVersion = new long[MAX_KEPT];
+    /** The problems flagged in each exchange, a bit per {@link Problem}. */
+    private final int[] flags = new int[MAX_KEPT];
+    private static final byte NOT_A_STREAM = 0;
+    private static final byte OPEN = 1;
+    private static final byte CLOSED = 2;
+    private long newest = -1;
 
     /**
-     * The rows by exchange number in a ring: the tap numbers exchanges in the order they arrive, so
-     * the newest {@link #MAX_KEPT} each have a slot of their own, with no map entry or boxed key each.
+     * The task ids the traffic named or showed, first seen first, and what the answers said of
+     * each; a task is listed once an answer shows it.
      */
-    private final Row[] rows = new Row[MAX_KEPT];
-    private long newest;
+    private final IdRing tasks = new IdRing(MAX_KEPT);
+    private final boolean[] taskShown = new boolean[MAX_KEPT];
+    /** A reference into {@link #contexts}, or -1. */
+    private final long[] taskContext = new long[MAX_KEPT];
+    private final String[] taskState = new String[MAX_KEPT];
+    /** The context ids, and how many tasks each holds; a context is listed once a task of it is. */
+    private final IdRing contexts = new IdRing(MAX_KEPT);
+    private final boolean[] contextListed = new boolean[MAX_KEPT];
+    private final int[] contextTasks = new int[MAX_KEPT];
+    private final IdColumn rowTasks = new IdColumn(tasks, MAX_KEPT);
+    private final IdColumn rowContexts = new IdColumn(contexts, MAX_KEPT);
+
     /**
-     * The few names many rows share (the JSON-RPC methods, the task states), each kept once; bounded,
-     * since the traffic names them.
+     * The few names many rows share (the JSON-RPC methods, the targets, the task states), each kept
+     * once; bounded, since the traffic names them.
      */
     private final Map<String, String> names = new HashMap<>();
-    private final RingMap<TaskRow> tasks = new RingMap<>(MAX_KEPT);
-    private final RingMap<ContextRow> contexts = new RingMap<>(MAX_KEPT);
     private final ArrayDeque<ProblemRow> problems = new ArrayDeque<>();
     private long exchangesSeen;
     private long tasksSeen;
@@ -191,45 +114,45 @@ final class SessionIndex {
     private long problemsSeen;
     private long version;
 
+    SessionIndex() {
+        Arrays.fill(rowN, Long.MIN_VALUE);
+    }
+
     /** Takes in one event; returns the index's new version. */
     long apply(ExchangeEvent event, BodyFacts facts) {
         version++;
-        Row row = row(event.exchange());
-        if (row == null) {
-            row = new Row(event.exchange(), event.at());
-            rows[slot(row.n)] = row;
-            newest = Math.max(newest, row.n);
-            exchangesSeen++;
+        int row = slot(event.exchange());
+        if (rowN[row] != event.exchange()) {
+            open(row, event.exchange(), event.at());
         }
-        row.version = version;
+        rowVersion[row] = version;
         switch (event) {
             case Request r -> {
-                row.at(r.at());
-                row.method = r.method();
-                row.target = r.target();
+                atNanos[row] = nanos(r.at());
+                method[row] = shared(r.method());
+                target[row] = shared(r.target());
             }
             case Response r -> {
-                row.status = r.status();
-                row.elapsedMs = r.elapsed().toMillis();
-                row.bytes = r.bodyBytes();
+                status[row] = r.status();
+                elapsedMs[row] = r.elapsed().toMillis();
+                bytes[row] = r.bodyBytes();
             }
             case StreamOpened s -> {
-                row.status = s.status();
-                row.stream = true;
-                row.open = true;
+                status[row] = s.status();
+                stream[row] = OPEN;
             }
-            case Frame f -> row.frames++;
+            case Frame f -> frames[row]++;
             case StreamClosed c -> {
-                row.open = false;
-                row.elapsedMs = c.elapsed().toMillis();
-                row.bytes = c.bodyBytes();
+                stream[row] = CLOSED;
+                elapsedMs[row] = c.elapsed().toMillis();
+                bytes[row] = c.bodyBytes();
             }
             case Refused r -> {
-                row.status = r.status();
-                row.refused = r.reason();
+                status[row] = r.status();
+                refused[row] = shared(r.reason());
             }
             case Flagged f -> {
-                row.flags = with(row.flags, f.problem().summary());
+                flags[row] |= 1 << f.problem().ordinal();
                 problems.addLast(new ProblemRow(f.exchange(), EncodedLine.instant(f.at()), f.problem().name(),
                         f.problem().summary(), f.detail()));
                 problemsSeen++;
@@ -239,13 +162,13 @@ final class SessionIndex {
             }
         }
         if (facts.rpc() != null) {
-            row.rpc = shared(facts.rpc());
+            rpc[row] = shared(facts.rpc());
         }
         for (String id : facts.taskIds()) {
-            row.taskIds = with(row.taskIds, id);
+            rowTasks.add(row, task(id));
         }
         for (String id : facts.contextIds()) {
-            row.contextIds = with(row.contextIds, id);
+            rowContexts.add(row, context(id));
         }
         for (BodyFacts.Shown s : facts.tasks()) {
             shown(row, s);
@@ -253,31 +176,82 @@ final class SessionIndex {
         return version;
     }
 
-    private void shown(Row row, BodyFacts.Shown s) {
-        TaskRow t = tasks.get(s.id());
-        if (t == null) {
-            t = new TaskRow(s.id());
-            tasks.put(t.id, t);
+    /** Gives exchange {@code n} the row in its slot, which an exchange MAX_KEPT older held. */
+    private void open(int row, long n, Instant at) {
+        rowN[row] = n;
+        atNanos[row] = nanos(at);
+        method[row] = "";
+        target[row] = "";
+        rpc[row] = "";
+        refused[row] = null;
+        status[row] = -1;
+        stream[row] = NOT_A_STREAM;
+        frames[row] = 0;
+        elapsedMs[row] = -1;
+        bytes[row] = -1;
+        flags[row] = 0;
+        rowTasks.clear(row);
+        rowContexts.clear(row);
+        newest = Math.max(newest, n);
+        exchangesSeen++;
+    }
+
+    private void shown(int row, BodyFacts.Shown s) {
+        long task = task(s.id());
+        if (task < 0) {
+            return;
+        }
+        int t = tasks.slot(task);
+        if (!taskShown[t]) {
+            taskShown[t] = true;
             tasksSeen++;
         }
-        if (s.contextId() != null && t.contextId == null) {
-            t.contextId = s.contextId();
-            ContextRow c = contexts.get(t.contextId);
-            if (c == null) {
-                c = new ContextRow(t.contextId);
-                contexts.put(c.id, c);
-                contextsSeen++;
+        if (s.contextId() != null && taskContext[t] < 0) {
+            long context = context(s.contextId());
+            if (context >= 0) {
+                int c = contexts.slot(context);
+                taskContext[t] = context;
+                contextTasks[c]++;
+                if (!contextListed[c]) {
+                    contextListed[c] = true;
+                    contextsSeen++;
+                }
             }
-            c.tasks = with(c.tasks, t.id);
         }
         if (s.state() != null) {
-            t.state = shared(s.state());
+            taskState[t] = shared(s.state());
         }
-        t.shownIn(row.n);
-        row.taskIds = with(row.taskIds, t.id);
-        if (t.contextId != null) {
-            row.contextIds = with(row.contextIds, t.contextId);
+        rowTasks.add(row, task);
+        rowContexts.add(row, taskContext[t]);
+    }
+
+    /** The reference of task {@code id}, added (not yet shown) when new; -1 when it is too long to keep. */
+    private long task(String id) {
+        long task = tasks.find(id);
+        if (task < 0) {
+            task = tasks.add(id);
+            if (task >= 0) {
+                int t = tasks.slot(task);
+                taskShown[t] = false;
+                taskContext[t] = -1;
+                taskState[t] = null;
+            }
         }
+        return task;
+    }
+
+    /** The reference of context {@code id}, added (not yet listed) when new; -1 when it is too long to keep. */
+    private long context(String id) {
+        long context = contexts.find(id);
+        if (context < 0) {
+            context = contexts.add(id);
+            if (context >= 0) {
+                int c = contexts.slot(context);
+                contextListed[c] = false;
+                contextTasks[c] = 0;
+            }
+        }
+        return context;
     }
 
     private String shared(String name) {
@@ -291,124 +265,148 @@ final class SessionIndex {
         return name;
     }
 
-    /** The row of exchange {@code n}, or null when it is not (or no longer) kept. */
-    private Row row(long n) {
-        Row r = rows[slot(n)];
-        return r != null && r.n == n ? r : null;
+    private static long nanos(Instant at) {
+        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
+    }
+
+    /** The slot of exchange {@code n}'s row, or -1 when it is not (or no longer) kept. */
+    private int row(long n) {
+        int s = slot(n);
+        return rowN[s] == n ? s : -1;
     }
 
     private static int slot(long n) {
         return (int) Math.floorMod(n, (long) MAX_KEPT);
     }
 
-    /** The kept rows, newest first. */
-    private Iterable<Row> newestRows() {
-        List<Row> out = new ArrayList<>();
-        for (long n = newest, i = 0; i < MAX_KEPT; n--, i++) {
-            Row r = row(n);
-            if (r != null) {
-                out.add(r);
-            }
-        }
-        return out;
+    private String label(int row) {
+        return rpc[row].isEmpty() ? method[row] + " " + target[row] : rpc[row];
     }
 
-    /** The array with {@code s} added, unless it holds it already; ids are few per exchange. */
-    private static String[] with(String[] ids, String s) {
-        for (String id : ids) {
-            if (id.equals(s)) {
-                return ids;
-            }
+    private boolean matches(int row, Filter f) {
+        if (!f.method().isEmpty() && !label(row).toLowerCase(Locale.ROOT).contains(f.method())
+                && !target[row].toLowerCase(Locale.ROOT).contains(f.method())) {
+            return false;
         }
-        String[] more = Arrays.copyOf(ids, ids.length + 1);
-        more[ids.length] = s;
-        return more;
-    }
-
-    private static boolean anyContains(String[] ids, String part) {
-        for (String id : ids) {
-            if (id.toLowerCase(Locale.ROOT).contains(part)) {
-                return true;
-            }
+        String shownStatus = status[row] < 0 ? "" : refused[row] != null ? status[row] + " refused"
+                : Integer.toString(status[row]);
+        if (!f.status().isEmpty() && !shownStatus.contains(f.status())) {
+            return false;
         }
-        return false;
+        return (f.task().isEmpty() || rowTasks.anyContains(row, f.task()))
+                && (f.context().isEmpty() || rowContexts.anyContains(row, f.context()));
     }
 
     long version() {
         return version;
     }
 
-    /** The newest {@code max} rows, newest first, that changed after {@code since}. */
-    List<Row> changedAmongNewest(long since, int max) {
-        List<Row> changed = new ArrayList<>();
+    /** The slots of the newest {@code max} rows that changed after {@code since}, newest first. */
+    int[] changedAmongNewest(long since, int max) {
+        int[] changed = new int[max];
+        int found = 0;
         int seen = 0;
         for (long n = newest, i = 0; i < MAX_KEPT && seen < max; n--, i++) {
-            Row r = row(n);
-            if (r == null) {
+            int r = row(n);
+            if (r < 0) {
                 continue;
             }
             seen++;
-            if (r.version > since) {
-                changed.add(r);
+            if (rowVersion[r] > since) {
+                changed[found++] = r;
             }
         }
-        return changed;
+        return Arrays.copyOf(changed, found);
     }
 
     /** The newest {@code max} rows that match, newest first, and how many older ones match too. */
-    Listing<Row> rows(Filter filter, int max) {
-        return newest(newestRows(), max, r -> r.matches(filter));
-    }
-
-    Listing<TaskRow> tasks(int max) {
-        return newest(tasks.newestFirst(), max, t -> true);
-    }
-
-    Listing<ContextRow> contexts(int max) {
-        return newest(contexts.newestFirst(), max, c -> true);
-    }
-
-    /** Some of what matched, newest first, and how many more matched. */
-    record Listing<T>(List<T> items, long more) {
-    }
-
-    private static <V> Listing<V> newest(Iterable<V> newestFirst, int max, Predicate<V> wanted) {
-        List<V> items = new ArrayList<>(max);
-        long more = 0;
-        for (V v : newestFirst) {
-            if (!wanted.test(v)) {
-                continue;
-            }
-            if (items.size() < max) {
-                items.add(v);
-            } else {
-                more++;
+    Listing rows(Filter filter, int max) {
+        Listing.Builder l = new Listing.Builder(max);
+        for (long n = newest, i = 0; i < MAX_KEPT; n--, i++) {
+            int r = row(n);
+            if (r >= 0 && matches(r, filter)) {
+                l.add(r);
             }
         }
-        return new Listing<>(items, more);
+        return l.build();
+    }
+
+    Listing tasks(int max) {
+        return newest(tasks, taskShown, max);
+    }
+
+    Listing contexts(int max) {
+        return newest(contexts, contextListed, max);
+    }
+
+    /** The slots of some of what matched, newest first, and how many more matched. */
+    record Listing(int[] slots, long more) {
+        static final class Builder {
+            private final int[] slots;
+            private int size;
+            private long more;
+
+            Builder(int max) {
+                slots = new int[max];
+            }
+
+            void add(int slot) {
+                if (size < slots.length) {
+                    slots[size++] = slot;
+                } else {
+                    more++;
+                }
+            }
+
+            Listing build() {
+                return new Listing(Arrays.copyOf(slots, size), more);
+            }
+        }
+    }
+
+    private static Listing newest(IdRing ring, boolean[] listed, int max) {
+        Listing.Builder l = new Listing.Builder(max);
+        for (int i = 0; i < ring.size(); i++) {
+            int slot = ring.slot(ring.newest(i));
+            if (listed[slot]) {
+                l.add(slot);
+            }
+        }
+        return l.build();
     }
 
     /** The exchanges a task's view reads: those that showed it, or named it. */
     Set<Long> exchangesOfTask(String id) {
-        TaskRow t = tasks.get(id);
+        long task = tasks.find(id);
         Set<Long> all = new LinkedHashSet<>();
-        if (t != null) {
-            for (long n : t.exchanges) {
+        for (long n = newest, i = 0; task >= 0 && i < MAX_KEPT; n--, i++) {
+            int r = row(n);
+            if (r >= 0 && rowTasks.contains(r, task)) {
                 all.add(n);
             }
         }
         return all;
     }
 
-    /** The exchanges a context's view reads: those of its tasks. */
+    /** The exchanges a context's view reads: those that named it and those that showed its tasks. */
     Set<Long> exchangesOfContext(String id) {
-        ContextRow c = contexts.get(id);
-        if (c == null) {
+        long context = contexts.find(id);
+        if (context < 0) {
             return Set.of();
         }
+        Set<Long> itsTasks = new HashSet<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            long task = tasks.newest(i);
+            if (taskContext[tasks.slot(task)] == context) {
+                itsTasks.add(task);
+            }
+        }
         Set<Long> all = new LinkedHashSet<>();
-        for (String task : c.tasks) {
-            all.addAll(exchangesOfTask(task));
+        for (long n = newest, i = 0; i < MAX_KEPT; n--, i++) {
+            int r = row(n);
+            if (r >= 0 && (rowContexts.contains(r, context) || rowTasks.anyOf(r, itsTasks))) {
+                all.add(n);
+            }
         }
         return all;
     }
@@ -439,22 +437,59 @@ final class SessionIndex {
         g.writeEndObject();
     }
 
-    static void writeTask(JsonGenerator g, TaskRow t) throws IOException {
+    /** One exchange as the list shows it. */
+    void writeRow(JsonGenerator g, int row) throws IOException {
         g.writeStartObject();
-        g.writeStringField("id", t.id);
-        if (t.contextId != null) {
-            g.writeStringField("contextId", t.contextId);
+        g.writeNumberField("n", rowN[row]);
+        g.writeStringField("at", EncodedLine.instant(Instant.ofEpochSecond(0, atNanos[row])));
+        g.writeStringField("label", label(row));
+        if (status[row] >= 0) {
+            g.writeNumberField("status", status[row]);
         }
-        if (t.state != null) {
-            g.writeStringField("state", t.state);
+        if (stream[row] != NOT_A_STREAM) {
+            g.writeBooleanField("stream", true);
+            g.writeBooleanField("open", stream[row] == OPEN);
+            g.writeNumberField("frames", frames[row]);
+        }
+        if (elapsedMs[row] >= 0) {
+            g.writeNumberField("elapsedMs", elapsedMs[row]);
+        }
+        if (bytes[row] >= 0) {
+            g.writeNumberField("bytes", bytes[row]);
+        }
+        if (refused[row] != null) {
+            g.writeStringField("refused", refused[row]);
+        }
+        if (flags[row] != 0) {
+            g.writeArrayFieldStart("flags");
+            for (Problem p : Problem.values()) {
+                if ((flags[row] & 1 << p.ordinal()) != 0) {
+                    g.writeString(p.summary());
+                }
+            }
+            g.writeEndArray();
+        }
+        rowTasks.write(g, "taskIds", row);
+        g.writeEndObject();
+    }
+
+    void writeTask(JsonGenerator g, int t) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", tasks.idAt(t));
+        String context = contexts.id(taskContext[t]);
+        if (context != null) {
+            g.writeStringField("contextId", context);
+        }
+        if (taskState[t] != null) {
+            g.writeStringField("state", taskState[t]);
         }
         g.writeEndObject();
     }
 
-    static void writeContext(JsonGenerator g, ContextRow c) throws IOException {
+    void writeContext(JsonGenerator g, int c) throws IOException {
         g.writeStartObject();
-        g.writeStringField("id", c.id);
-        g.writeNumberField("tasks", c.tasks.length);
+        g.writeStringField("id", contexts.idAt(c));
+        g.writeNumberField("tasks", contextTasks[c]);
         g.writeEndObject();
     }
 
@@ -466,16 +501,5 @@ final class SessionIndex {
         g.writeStringField("summary", p.summary());
         g.writeStringField("detail", p.detail());
         g.writeEndObject();
-    }
-
-    private static void strings(JsonGenerator g, String name, String[] values) throws IOException {
-        if (values.length == 0) {
-            return;
-        }
-        g.writeArrayFieldStart(name);
-        for (String v : values) {
-            g.writeString(v);
-        }
-        g.writeEndArray();
     }
 }
