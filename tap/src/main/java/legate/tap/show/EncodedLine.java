@@ -48,17 +48,12 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
         if (l != null && l.event == event) {
             return l;
         }
-        l = new EncodedLine(event, encode(event, true, null));
+        l = new EncodedLine(event, encode(event));
         last = l;
         return l;
     }
 
-    /**
-     * The line without its body: {@code bodyAt[0]} is where the body's member goes ({@link DeferredLine}).
-     *
-     * @param bodies whether the body, or a frame's data, is written
-     */
-    static byte[] encode(ExchangeEvent event, boolean bodies, int[] bodyAt) {
+    private static byte[] encode(ExchangeEvent event) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator g = WireJson.mapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
@@ -71,13 +66,13 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
                     g.writeStringField("target", r.target());
                     g.writeStringField("protocol", r.protocol());
                     headers(g, r.headers());
-                    body(g, out, r.body(), bodies, bodyAt);
+                    body(g, r.body());
                 }
                 case Response r -> {
                     g.writeStringField("event", "response");
                     g.writeNumberField("status", r.status());
                     headers(g, r.headers());
-                    body(g, out, r.body(), bodies, bodyAt);
+                    body(g, r.body());
                     g.writeNumberField("bodyBytes", r.bodyBytes());
                     if (r.body().length < r.bodyBytes()) {
                         g.writeBooleanField("bodyCut", true);
@@ -94,12 +89,7 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
                     g.writeStringField("event", "frame");
                     g.writeNumberField("index", f.index());
                     g.writeStringField("type", f.event().event());
-                    if (bodies) {
-                        g.writeStringField("data", f.event().data());
-                    } else {
-                        g.flush();
-                        bodyAt[0] = out.size();
-                    }
+                    g.writeStringField("data", f.event().data());
                     if (f.event().id() != null) {
                         g.writeStringField("id", f.event().id());
                     }
@@ -158,19 +148,11 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
         return false;
     }
 
-    /** A body as a string when it is well-formed UTF-8, else as base64: the bytes copied, never decoded. */
-    private static void body(JsonGenerator g, ByteArrayOutputStream out, byte[] body, boolean bodies, int[] bodyAt)
-            throws IOException {
-        if (!bodies) {
-            g.flush();
-            bodyAt[0] = out.size();
-            return;
-        }
-        body(g, body);
-    }
-
-    /** The member of a body: {@code "body"} when it is well-formed UTF-8, else {@code "bodyBase64"}; none when empty. */
-    static void body(JsonGenerator g, byte[] body) throws IOException {
+    /**
+     * The member of a body: {@code "body"} when it is well-formed UTF-8, the bytes copied, never
+     * decoded; else {@code "bodyBase64"}; none when empty.
+     */
+    private static void body(JsonGenerator g, byte[] body) throws IOException {
         if (body.length == 0) {
             return;
         }

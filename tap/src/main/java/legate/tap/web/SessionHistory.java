@@ -11,8 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import legate.tap.show.DeferredLine;
-import legate.tap.show.EventLine;
+import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.wire.json.WireJson;
 
@@ -21,11 +20,10 @@ import legate.wire.json.WireJson;
  * the {@link SessionIndex} its lists are drawn from; and the pages that follow it live. One lock
  * covers all three, so what a page is sent and what it then asks for agree.
  *
- * <p>Each event is kept as its line without the body and the body's bytes ({@link DeferredLine})
- * in one ring of bytes ({@link EventRing}), the body put in when an export or a view reads the
- * line: the profiles with a page open found the collector spending its time on the events the
- * history held as objects, and half of encoding a line was escaping its body. Exports read the
- * lines back into events.
+ * <p>Each event is kept packed in one ring of bytes ({@link EventRing}) and written as its line
+ * only when an export or a view reads it: the profiles with a page open found the collector
+ * spending its time on the events the history held as objects, and the listener thread a tenth of
+ * the page's cost writing lines that are seldom read.
  *
  * <p>Bounded by events and by bytes: when full, the oldest events go, and the page says how many
  * were let go. Adding never waits for a page ({@link BrowserFeed#changed} only flags).
@@ -34,10 +32,11 @@ final class SessionHistory {
     /** The most rows, tasks or contexts a page is sent or given in one list. */
     static final int MAX_LISTED = 200;
 
-    /** One event as it is kept: its exchange and its line, the body put in when read. */
-    record Entry(long exchange, DeferredLine kept) {
+    /** One event as it was kept, read back. */
+    record Entry(long exchange, ExchangeEvent event) {
+        /** Its line, as the log writes it. */
         byte[] line() {
-            return kept.line();
+            return EncodedLine.of(event).bytes();
         }
     }
 
@@ -61,11 +60,10 @@ final class SessionHistory {
      * @param body the event's body as the protocol check read it, for what the lists show of it
      */
     void add(ExchangeEvent event, JsonNode body) {
-        DeferredLine line = DeferredLine.of(event);
         BodyFacts facts = BodyFacts.of(event, body);
         lock.lock();
         try {
-            entries.add(event.exchange(), line);
+            entries.add(event);
             index.apply(event, facts);
         } finally {
             lock.unlock();
@@ -168,18 +166,9 @@ final class SessionHistory {
         return out.toByteArray();
     }
 
-    /** Every kept event, oldest first, read back from its line. */
+    /** Every kept event, oldest first. */
     List<ExchangeEvent> events() {
-        List<ExchangeEvent> events = new ArrayList<>();
-        for (Entry e : entries()) {
-            try {
-                JsonNode line = WireJson.mapper().readTree(e.line());
-                events.add(EventLine.read(line));
-            } catch (IOException x) {
-                throw new UncheckedIOException("a kept line is not JSON", x);
-            }
-        }
-        return events;
+        return entries().stream().map(Entry::event).toList();
     }
 
     /** Every kept line, oldest first, whole. */

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import legate.tap.show.DeferredLine;
 import legate.tap.show.EncodedLine;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeEvent.Frame;
@@ -34,7 +33,7 @@ class EventRingTest {
                 case 1 -> new Response(i, T0, 200, List.of(), body(i), body(i).length, Outcome.COMPLETE, Duration.ofMillis(1));
                 default -> new Frame(i, T0, 1, new SseEvent(null, "{\"ü\":\"" + "z".repeat(i % 700) + "\"}", null));
             };
-            ring.add(e.exchange(), DeferredLine.of(e));
+            ring.add(e);
             added.add(e);
         }
         assertThat(ring.size()).as("bounded by events").isEqualTo(1_000);
@@ -53,11 +52,11 @@ class EventRingTest {
     void theOldestGoWhenTheBytesRunOutAndABodyLargerThanTheWholeIsNotKept() {
         EventRing ring = new EventRing(1_000, 64 * 1024);
         for (int i = 1; i <= 100; i++) {
-            ring.add(i, DeferredLine.of(new Request(i, T0, "POST", "/", "HTTP/1.1", List.of(), new byte[4_000])));
+            ring.add(new Request(i, T0, "POST", "/", "HTTP/1.1", List.of(), new byte[4_000]));
         }
         assertThat(ring.bytes()).isLessThanOrEqualTo(64 * 1024);
         assertThat(ring.size()).isBetween(10, 16);
-        ring.add(101, DeferredLine.of(new Request(101, T0, "POST", "/huge", "HTTP/1.1", List.of(), new byte[100_000])));
+        ring.add(new Request(101, T0, "POST", "/huge", "HTTP/1.1", List.of(), new byte[100_000]));
         SessionHistory.Entry last = ring.all().getLast();
         assertThat(last.exchange()).isEqualTo(101);
         assertThat(new String(last.line(), StandardCharsets.UTF_8)).contains("\"target\":\"/huge\"").doesNotContain("body");
