@@ -49,6 +49,7 @@ class MultiInstanceTest {
     private static final Pattern TASK = Pattern.compile("\"id\":\"([^\"]+)\",\"contextId\":\"([^\"]+)\"");
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
     private static final Duration TURN_LIMIT = Duration.ofSeconds(30);
+    private static final int CANCEL_ATTEMPTS = 3;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @RegisterExtension
@@ -131,11 +132,21 @@ class MultiInstanceTest {
     @Test
     @Order(2)
     void aCancelReachingAnotherInstanceCancelsTheTaskWhereItRuns() throws Exception {
-        TaskIds task = ids(call(proxy.url(), "SendMessage", message("Some words to count.", null, null, true)));
-        int runner = proxy.lastBackend();
-
-        String canceled = call(proxy.url(), "CancelTask", "{\"id\":\"" + task.task() + "\"}");
-        assertThat(proxy.lastBackend()).isNotEqualTo(runner);
+        String canceled = null;
+        TaskIds task = null;
+        // A turn lasts two of Revisor's 700 ms steps; on a machine loaded many times over its cores
+        // the turn has ended before the cancel reached it (-32002, the task COMPLETED), which says
+        // nothing of forwarding. Such a try is made again with a new task, a bounded number of times.
+        for (int attempt = 1; attempt <= CANCEL_ATTEMPTS; attempt++) {
+            task = ids(call(proxy.url(), "SendMessage", message("Some words to count.", null, null, true)));
+            int runner = proxy.lastBackend();
+            canceled = call(proxy.url(), "CancelTask", "{\"id\":\"" + task.task() + "\"}");
+            assertThat(proxy.lastBackend()).isNotEqualTo(runner);
+            if (!canceled.contains("\"code\":-32002")
+                    || !call(urls.get(runner), "GetTask", "{\"id\":\"" + task.task() + "\"}").contains("TASK_STATE_COMPLETED")) {
+                break;
+            }
+        }
         // PROTOCOL (A2A §3.1.5): the answer is the task once it is CANCELED; a second cancel is -32002.
         assertThat(canceled).contains("TASK_STATE_CANCELED");
         assertThat(call(proxy.url(), "CancelTask", "{\"id\":\"" + task.task() + "\"}")).contains("\"code\":-32002");
