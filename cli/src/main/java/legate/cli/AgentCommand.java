@@ -1,24 +1,17 @@
 package legate.cli;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.AgentServer;
-import legate.a2a.server.ServerConfig;
-import legate.a2a.server.ServerEdge;
-import legate.a2a.server.ServerSecurity;
-import legate.a2a.server.push.PushSettings;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.observe.ServerMetrics;
-import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import legate.revisor.RevisorCard;
@@ -215,81 +208,32 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return 2;
         }
-        ServerSetup setup = server.setup();
-        if (setup == null) {
-            return 2;
-        }
-        ServerEdge serverEdge;
-        PushSettings pushSettings;
         try {
-            serverEdge = edge.edge(server.security.apiKeyHeader);
-            pushSettings = push.settings();
-        } catch (EdgeOptions.Unusable e) {
-            System.err.println("legate agent: " + e.getMessage());
-            return e.exitCode();
+            return serve(chosen);
+        } catch (ServerStart.Refused e) {
+            return e.report("legate agent");
         }
+    }
+
+    private int serve(Agent chosen) throws Exception {
+        ServerStart.Prepared prepared = ServerStart.prepare(server, edge, push, "legate-agent");
         if (startCacheTraining) {
             // DEFECT: the scripted session speaks plain http to itself; with TLS on it failed and the
-            // start-up archive was never recorded. The session only needs the server's classes.
-            serverEdge = ServerEdge.PLAIN;
+            // start-up archive was never recorded. The session only needs the server's classes, and
+            // it is anonymous: the caller's security keys would only refuse it.
+            prepared = prepared.anonymousOverPlainHttp();
         }
-        setup = setup.withHttps(serverEdge.tls() != null);
-        Telemetry telemetry;
-        try {
-            telemetry = server.telemetry("legate-agent");
-        } catch (IllegalArgumentException e) {
-            System.err.println("legate agent: " + e.getMessage());
-            return 2;
-        }
-        ServerConfig config;
-        try {
-            config = server.config(setup.rpcPath()).withPush(pushSettings);
-        } catch (IllegalArgumentException e) {
-            System.err.println("legate agent: " + e.getMessage());
-            return 2;
-        }
-        if (startCacheTraining) {
-            // The scripted session is anonymous and on loopback: the caller's security keys would only refuse it.
-            config = config.withSecurity(ServerSecurity.NONE);
-        }
-        TaskStore store;
+        ServerSetup setup = prepared.setup();
         Supplier<CommandLine> blame = () -> spec != null ? spec.commandLine() : new CommandLine(this);
-        try {
-            store = TaskStores.open(server, blame);
-        } catch (TaskStores.StoreUnavailable e) {
-            System.err.println("legate agent: " + e.getMessage());
-            return 1;
-        }
-        ServerSetup served = setup;
-        Agent behind = chosen;
-        InstanceGroup group;
-        try {
-            group = TaskStores.group(store, server, served, blame);
-        } catch (CommandLine.ParameterException e) {
-            store.close();
-            throw e;
-        }
-        AgentServer a2a = AgentServer.create(config.withEdge(serverEdge),
-                boundPort -> behind.card().apply(server.name, served.publicUrl(boundPort)),
-                chosen.executor(), store, Clock.systemUTC(), telemetry,
-                new ServerMetrics(), group);
-        int bound;
-        try {
-            bound = a2a.start();
-        } catch (IOException e) {
-            System.err.println("legate agent: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
-            a2a.stop();
-            return 1;
-        } catch (RuntimeException e) {
-            // Joining the other instances on the database failed (it went away after the store opened).
-            System.err.println("legate agent: cannot start: " + e.getMessage());
-            a2a.stop();
-            return 1;
-        }
-        ServerOptions.printStarted(chosen.title(), setup, bound, config.bindings(), a2a);
+        TaskStore store = ServerStart.openStore(server, blame);
+        InstanceGroup group = ServerStart.group(store, server, setup, blame);
+        AgentServer a2a = AgentServer.create(prepared.served(),
+                boundPort -> chosen.card().apply(server.name, setup.publicUrl(boundPort)),
+                chosen.executor(), store, Clock.systemUTC(), prepared.telemetry(), new ServerMetrics(), group);
+        int bound = ServerStart.listen(server, a2a::start, a2a::stop);
+        ServerOptions.printStarted(chosen.title(), setup, bound, prepared.config().bindings(), a2a);
         MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
-        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
         if (startCacheTraining) {
             try {
                 new StartupTraining(bound, setup.rpcPath()).run();
@@ -298,19 +242,7 @@ final class AgentCommand implements Callable<Integer> {
             }
             return 0;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM: new turns refused, running ones given the grace to finish, streams ended cleanly.
-            try {
-                a2a.drain(grace);
-            } catch (Exception ignored) {
-                // shutting down anyway
-            }
-            telemetry.tracing().close();
-            stopped.countDown();
-        }, "legate-shutdown"));
-        a2a.join();
-        stopped.await();
+        ServerStart.serveUntilStopped(server, a2a::drain, a2a::join, prepared.telemetry());
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package legate.cli;
 
-import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
-import legate.a2a.server.observe.Telemetry;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.AdapterNotInstalled;
 import legate.acp.adapter.AdapterStartFailed;
@@ -21,12 +18,8 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
-import legate.a2a.server.ServerConfig;
-import legate.a2a.server.ServerEdge;
-import legate.a2a.server.push.PushSettings;
 import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -163,89 +156,51 @@ final class BridgeCommand implements Callable<Integer> {
             System.err.println("legate bridge: ACP_CWD must name an existing directory, got " + cwd);
             return 2;
         }
-        ServerSetup plainSetup = server.setup();
-        if (plainSetup == null) {
-            return 2;
-        }
-        ServerEdge serverEdge;
-        PushSettings pushSettings;
         try {
-            serverEdge = edge.edge(server.security.apiKeyHeader);
-            pushSettings = push.settings();
-        } catch (EdgeOptions.Unusable e) {
-            System.err.println("legate bridge: " + e.getMessage());
-            return e.exitCode();
+            return serve();
+        } catch (ServerStart.Refused e) {
+            return e.report("legate bridge");
         }
-        ServerSetup setup = plainSetup.withHttps(serverEdge.tls() != null);
+    }
+
+    private int serve() throws Exception {
+        ServerStart.Prepared prepared = ServerStart.prepare(server, edge, push, "legate-bridge");
+        ServerSetup setup = prepared.setup();
         BackendChoice agent = new BackendChoice(backend, agentCmd, mode, claudeBin, codexBin, adapterDirs(),
                 System.getenv("PATH"));
         if (!agent.isCommandLine() && mode != null && !mode.isBlank()) {
             System.err.println("legate bridge: ACP_MODE applies to --agent-cmd agents only; " + backend
                     + " runs in its own supervised mode");
         }
-        ServerConfig serverConfig;
-        try {
-            serverConfig = server.config(setup.rpcPath()).withPush(pushSettings);
-        } catch (IllegalArgumentException e) {
-            System.err.println("legate bridge: " + e.getMessage());
-            return 2;
-        }
         AdapterConfig adapters = new AdapterConfig(sandboxDir.toAbsolutePath(), cwd == null ? null : cwd.toAbsolutePath(),
                 Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(startTimeoutMs), STOP_GRACE,
                 AdapterConfig.DEFAULT_MAX_LINE_CHARS, maxAgents);
-        BridgeConfig config = new BridgeConfig(serverConfig.withEdge(serverEdge), setup.explicitUrl(), server.name, agent,
+        BridgeConfig config = new BridgeConfig(prepared.served(), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
                 new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
                 agentEnv(), System.out, verbose);
-        Telemetry telemetry;
-        try {
-            telemetry = server.telemetry("legate-bridge");
-        } catch (IllegalArgumentException e) {
-            System.err.println("legate bridge: " + e.getMessage());
-            return 2;
-        }
-        TaskStore store;
-        try {
-            store = TaskStores.open(server, spec::commandLine);
-        } catch (TaskStores.StoreUnavailable e) {
-            System.err.println("legate bridge: " + e.getMessage());
-            return 1;
-        }
+        TaskStore store = ServerStart.openStore(server, spec::commandLine);
         Bridge bridge;
         try {
-            bridge = Bridge.create(config, store, TaskStores.group(store, server, setup, spec::commandLine), telemetry);
+            bridge = Bridge.create(config, store, ServerStart.group(store, server, setup, spec::commandLine),
+                    prepared.telemetry());
         } catch (IllegalArgumentException | PolicyFileError e) {
             store.close();
-            System.err.println("legate bridge: " + e.getMessage());
-            return 2;
-        } catch (CommandLine.ParameterException e) {
-            store.close();
-            throw e;
+            throw new ServerStart.Refused(2, e.getMessage());
         } catch (AdapterNotInstalled e) {
             store.close();
-            System.err.println("legate bridge: " + e.getMessage());
-            return 1;
+            throw new ServerStart.Refused(1, e.getMessage());
         }
-        int bound;
-        try {
-            bound = bridge.start();
-        } catch (AdapterStartFailed e) {
-            System.err.println("legate bridge: the agent (" + bridge.backend().command().display() + ") cannot start: "
-                    + e.getMessage());
-            bridge.stop();
-            return 1;
-        } catch (IOException e) {
-            System.err.println("legate bridge: cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
-            bridge.stop();
-            return 1;
-        } catch (RuntimeException e) {
-            // Joining the other instances on the database failed (it went away after the store opened).
-            System.err.println("legate bridge: cannot start: " + e.getMessage());
-            bridge.stop();
-            return 1;
-        }
+        int bound = ServerStart.listen(server, () -> {
+            try {
+                return bridge.start();
+            } catch (AdapterStartFailed e) {
+                throw new ServerStart.Refused(1, "the agent (" + bridge.backend().command().display()
+                        + ") cannot start: " + e.getMessage());
+            }
+        }, bridge::stop);
         Backend named = bridge.backend();
-        ServerOptions.printStarted(bridge.name(), setup, bound, serverConfig.bindings(), bridge.server());
+        ServerOptions.printStarted(bridge.name(), setup, bound, prepared.config().bindings(), bridge.server());
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
                 : ", supervised mode '" + named.supervisedModeId() + "'") + "; working directories: "
                 + (adapters.fixedCwd() != null ? adapters.fixedCwd() : adapters.sandboxDir() + "/") + "; logs: " + logDir + "/");
@@ -253,16 +208,8 @@ final class BridgeCommand implements Callable<Integer> {
                 + (permissions == Permissions.ASK ? "; what they say to ask is asked of the caller" : ", decided inside"));
         MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM: new turns refused, running ones given the grace to finish; then the bridge stops
-            // every agent, whole process trees included, before its server.
-            bridge.drain(Duration.ofMillis(server.shutdownGraceMs));
-            telemetry.tracing().close();
-            stopped.countDown();
-        }, "legate-shutdown"));
-        bridge.join();
-        stopped.await();
+        // On SIGTERM the bridge stops every agent, whole process trees included, before its server.
+        ServerStart.serveUntilStopped(server, bridge::drain, bridge::join, prepared.telemetry());
         return 0;
     }
 

@@ -1,0 +1,170 @@
+package legate.cli;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import legate.a2a.server.ServerConfig;
+import legate.a2a.server.ServerEdge;
+import legate.a2a.server.ServerSecurity;
+import legate.a2a.server.observe.Telemetry;
+import legate.a2a.server.push.PushSettings;
+import legate.a2a.server.task.InstanceGroup;
+import legate.a2a.server.task.TaskStore;
+import picocli.CommandLine;
+
+/**
+ * The steps {@code legate agent} and {@code legate bridge} share between their common options and a
+ * server that serves until SIGTERM: the edge, push and telemetry read from the options, the store
+ * opened and the instances joined, the listener bound, and the drain on the way out. One place says
+ * what each failure is called and which exit status it has, so the two commands cannot drift apart:
+ * a client must not be able to tell from the wire which of them it reached, and an operator's
+ * scripts read the same lines and codes from both.
+ */
+final class ServerStart {
+    private ServerStart() {
+    }
+
+    /**
+     * A step that cannot go on. Its message, when it has one, is for the person starting the server
+     * and is printed after the command's name; a null message was printed already.
+     */
+    static final class Refused extends Exception {
+        private final int exitCode;
+
+        Refused(int exitCode, String message) {
+            super(message, null, false, false);
+            this.exitCode = exitCode;
+        }
+
+        /** Prints the message, if any, as {@code command: message}; returns the exit status. */
+        int report(String command) {
+            if (getMessage() != null) {
+                System.err.println(command + ": " + getMessage());
+            }
+            return exitCode;
+        }
+    }
+
+    /** What the server is configured with before its store is opened. */
+    record Prepared(ServerSetup setup, ServerEdge edge, ServerConfig config, Telemetry telemetry) {
+        /** The configuration with the edge (TLS, proxies, limits) in it: what the server is built from. */
+        ServerConfig served() {
+            return config.withEdge(edge);
+        }
+
+        /**
+         * The same server without TLS and without authentication: for a session a process holds with
+         * itself over loopback, which speaks plain http and has no credentials to give.
+         */
+        Prepared anonymousOverPlainHttp() {
+            return new Prepared(setup.withHttps(false), ServerEdge.PLAIN, config.withSecurity(ServerSecurity.NONE),
+                    telemetry);
+        }
+    }
+
+    /**
+     * Reads the public URL, the edge (TLS, proxies), push and telemetry from the options: a value
+     * that is wrong is a usage error (2), a key or certificate file that cannot be read is the exit
+     * status {@link EdgeOptions.Unusable} gives.
+     *
+     * @param serviceName the name traces are exported under
+     */
+    static Prepared prepare(ServerOptions server, EdgeOptions edge, PushOptions push, String serviceName) throws Refused {
+        ServerSetup plain = server.setup();
+        if (plain == null) {
+            throw new Refused(2, null);
+        }
+        ServerEdge serverEdge;
+        PushSettings pushSettings;
+        try {
+            serverEdge = edge.edge(server.security.apiKeyHeader);
+            pushSettings = push.settings();
+        } catch (EdgeOptions.Unusable e) {
+            throw new Refused(e.exitCode(), e.getMessage());
+        }
+        ServerSetup setup = plain.withHttps(serverEdge.tls() != null);
+        try {
+            ServerConfig config = server.config(setup.rpcPath()).withPush(pushSettings);
+            return new Prepared(setup, serverEdge, config, server.telemetry(serviceName));
+        } catch (IllegalArgumentException e) {
+            throw new Refused(2, e.getMessage());
+        }
+    }
+
+    /** The store TASK_STORE names, open: one that is configured right but cannot be opened now is exit status 1. */
+    static TaskStore openStore(ServerOptions server, Supplier<CommandLine> blame) throws Refused {
+        try {
+            return TaskStores.open(server, blame);
+        } catch (TaskStores.StoreUnavailable e) {
+            throw new Refused(1, e.getMessage());
+        }
+    }
+
+    /** The instances the store is shared with; the store is closed when the instance keys are a usage error. */
+    static InstanceGroup group(TaskStore store, ServerOptions server, ServerSetup setup, Supplier<CommandLine> blame) {
+        try {
+            return TaskStores.group(store, server, setup, blame);
+        } catch (CommandLine.ParameterException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** A server's way out: stopped at once when its start failed. */
+    interface Stop {
+        void stop() throws Exception;
+    }
+
+    /**
+     * Starts the server; returns the port bound. A port that cannot be bound, or instances on the
+     * database that cannot be joined (it went away after the store opened), stop the server and
+     * are exit status 1, as is a {@link Refused} the start throws itself.
+     */
+    static int listen(ServerOptions server, Callable<Integer> start, Stop stop) throws Exception {
+        try {
+            return start.call();
+        } catch (Refused e) {
+            stop.stop();
+            throw e;
+        } catch (IOException e) {
+            stop.stop();
+            throw new Refused(1, "cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            stop.stop();
+            throw new Refused(1, "cannot start: " + e.getMessage());
+        }
+    }
+
+    /** How a started server is drained: new turns refused, running ones given the grace to finish, streams ended cleanly. */
+    interface Drain {
+        void drain(Duration grace) throws Exception;
+    }
+
+    /** Returns once the server has stopped. */
+    interface Join {
+        void join() throws InterruptedException;
+    }
+
+    /**
+     * Serves until SIGTERM, then drains within SHUTDOWN_GRACE_MS and closes the exporter of traces,
+     * so that the last spans leave the process; returns once both are done.
+     */
+    static void serveUntilStopped(ServerOptions server, Drain drain, Join join, Telemetry telemetry)
+            throws InterruptedException {
+        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                drain.drain(grace);
+            } catch (Exception ignored) {
+                // shutting down anyway
+            }
+            telemetry.tracing().close();
+            stopped.countDown();
+        }, "legate-shutdown"));
+        join.join();
+        stopped.await();
+    }
+}
