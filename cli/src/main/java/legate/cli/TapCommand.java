@@ -151,7 +151,7 @@ final class TapCommand implements Callable<Integer> {
         printer.note("legate tap: clients must dial the tap; the agent's card must say so (PUBLIC_URL=" + tap.url() + ")");
         if (config.grpcTarget() != null) {
             printer.note("legate tap: gRPC (HTTP/2) connections to the tap are forwarded to " + grpcTarget.strip()
-                    + ", their calls shown here (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
+                    + ", each call shown as an exchange (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         ExchangeLog logToClose = exchangeLog;

@@ -78,7 +78,7 @@ final class ClientConnection implements Runnable, AutoCloseable {
                 // PROTOCOL (RFC 9113 §3.4): an HTTP/2 client with prior knowledge, gRPC's clear-text
                 // opening. Forwarded as it is, never parsed as HTTP/1.1; it never idles out either.
                 waitingSince = 0;
-                new Http2Tunnel(socket, tap.grpcTarget(), tap.console()).run(tap.nextExchange(), Http2Preface.takeBuffered(in));
+                new Http2Tunnel(socket, tap).run(Http2Preface.takeBuffered(in));
                 return;
             }
             while (serveOne()) {
@@ -236,7 +236,8 @@ final class ClientConnection implements Runnable, AutoCloseable {
             });
             outcome = finish(outcome, body);
             Instant end = tap.clock().instant();
-            tap.listener().on(new StreamClosed(n, end, frames[0], relay.bytes(), outcome, Duration.between(start, end)));
+            tap.listener().on(new StreamClosed(n, end, frames[0], relay.bytes(), outcome, Duration.between(start, end),
+                    List.of()));
         } else {
             outcome = finish(relay.body(), body);
             finishEvent(n, start, head, shown, true, relay, outcome);

@@ -5,15 +5,16 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import legate.tap.grpc.GrpcCallView;
 
 /**
  * A client connection that opened with the HTTP/2 preface (a gRPC client, A2A §10), passed through
  * to the agent's gRPC listener byte for byte, both ways, until either side closes. A copy of each
- * piece goes to a {@link GrpcCallView}, which prints each call's method, messages (ProtoJSON) and
- * status on the console; the calls are not logged, checked or put on the inspector page, and a
- * console line says so.
+ * piece goes to a {@link GrpcCallView}, which reports each call to the tap's listeners as an
+ * exchange of its own, numbered with the HTTP/1.1 ones: the console, the log, the page and the
+ * problem checks see it as they see those.
  *
  * <p>Runs on the connection's own thread for the client-to-agent direction and one virtual thread
  * for the other.
@@ -22,54 +23,68 @@ final class Http2Tunnel {
     private static final int BUFFER_BYTES = 16 * 1024;
 
     private final SocketChannel client;
-    private final InetSocketAddress target;
-    private final PrintStream console;
+    private final TapContext tap;
 
-    /** @param target the agent's gRPC listener ({@code TAP_GRPC_TARGET}), or null when none is configured */
-    Http2Tunnel(SocketChannel client, InetSocketAddress target, PrintStream console) {
+    Http2Tunnel(SocketChannel client, TapContext tap) {
         this.client = client;
-        this.target = target;
-        this.console = console;
+        this.tap = tap;
     }
 
     /** Forwards {@code first} (the bytes already read, preface included), then everything after it. */
-    void run(long exchange, byte[] first) throws IOException {
+    void run(byte[] first) throws IOException {
+        InetSocketAddress target = tap.grpcTarget();
+        PrintStream console = tap.console();
+        String from = peer();
         if (target == null) {
-            console.println("[#" + exchange + "] an HTTP/2 (gRPC) connection arrived; the tap forwards gRPC only to"
-                    + " TAP_GRPC_TARGET (host:port of the agent's gRPC listener), which is not set: closed");
+            console.println("legate tap: an HTTP/2 (gRPC) connection from " + from + " arrived; the tap forwards gRPC"
+                    + " only to TAP_GRPC_TARGET (host:port of the agent's gRPC listener), which is not set: closed");
             return;
         }
-        console.println("[#" + exchange + "] gRPC (HTTP/2) connection forwarded to " + address()
-                + "; its calls are shown here only (not in --log or --web), credentials never");
-        GrpcCallView view = new GrpcCallView(exchange, console::println);
+        console.println("legate tap: gRPC (HTTP/2) connection from " + from + " forwarded to " + address(target)
+                + "; each call is shown as an exchange, credentials masked");
+        GrpcCallView view = new GrpcCallView(tap.listener(), tap::nextExchange, tap.headers(), tap.clock(),
+                console::println);
         AtomicLong down = new AtomicLong();
+        AtomicBoolean agentEnded = new AtomicBoolean();
         long up = first.length;
         try (SocketChannel agent = SocketChannel.open()) {
             try {
                 agent.connect(target);
             } catch (IOException e) {
-                console.println("[#" + exchange + "] gRPC: cannot reach " + address() + ": " + e.getMessage() + "; closed");
+                console.println("legate tap: gRPC: cannot reach " + address(target) + ": " + e.getMessage()
+                        + "; the connection from " + from + " is closed");
                 return;
             }
             view.fromClient(first, 0, first.length);
             writeAll(agent, ByteBuffer.wrap(first));
-            Thread back = Thread.ofVirtual().name("legate-tap-grpc-", exchange).start(() -> {
+            Thread back = Thread.ofVirtual().name("legate-tap-grpc").start(() -> {
                 down.set(pipe(agent, client, false, view::fromAgent));
+                agentEnded.set(true);
                 close(client);
             });
             up += pipe(client, agent, true, view::fromClient);
+            boolean byClient = !agentEnded.get();
             close(agent);
             try {
                 back.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            view.closed(byClient);
         }
-        console.println("[#" + exchange + "] gRPC connection closed (" + up + " bytes to the agent, " + down.get()
-                + " back)");
+        console.println("legate tap: gRPC connection from " + from + " closed (" + up + " bytes to the agent, "
+                + down.get() + " back)");
     }
 
-    private String address() {
+    private String peer() {
+        try {
+            return String.valueOf(client.getRemoteAddress()).replaceFirst("^/", "");
+        } catch (IOException e) {
+            return "a client";
+        }
+    }
+
+    private static String address(InetSocketAddress target) {
         return target.getHostString() + ":" + target.getPort();
     }
 

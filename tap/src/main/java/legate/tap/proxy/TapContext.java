@@ -16,7 +16,7 @@ import legate.tap.show.ShownHeaders;
  * @param listener takes each event without waiting for it to be shown ({@link ListenerThread})
  * @param headers which headers the events carry
  * @param grpcTarget where gRPC (HTTP/2) connections are passed through, or null
- * @param console where the tap says what it only forwards (gRPC connections)
+ * @param console where the tap says what it does with a gRPC connection (forwarded, closed, no longer read)
  */
 record TapContext(URI target, int maxRequestBytes, ExchangeListener listener, ShownHeaders headers, Clock clock,
                   AtomicLong exchanges, InetSocketAddress grpcTarget, PrintStream console) {

@@ -100,6 +100,9 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
                     g.writeNumberField("bodyBytes", c.bodyBytes());
                     g.writeStringField("outcome", c.outcome().name());
                     g.writeNumberField("elapsedMs", c.elapsed().toMillis());
+                    if (!c.trailers().isEmpty()) {
+                        headers(g, "trailers", c.trailers());
+                    }
                 }
                 case Refused r -> {
                     g.writeStringField("event", "refused");
@@ -122,7 +125,11 @@ public record EncodedLine(ExchangeEvent event, byte[] bytes) {
 
     /** Repeated names joined with ", " as {@link EventLine} does. */
     private static void headers(JsonGenerator g, List<Header> headers) throws IOException {
-        g.writeObjectFieldStart("headers");
+        headers(g, "headers", headers);
+    }
+
+    private static void headers(JsonGenerator g, String member, List<Header> headers) throws IOException {
+        g.writeObjectFieldStart(member);
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.get(i).name();
             if (seenBefore(headers, i, name)) {

@@ -29,7 +29,8 @@ import legate.wire.sse.SseEvent;
 /**
  * One {@link ExchangeEvent} as a line of the tap's JSON Lines: {@code at}, {@code exchange},
  * {@code event} ({@code request}, {@code response}, {@code stream-opened}, {@code frame},
- * {@code stream-closed}, {@code refused}, {@code flagged}) and the event's own fields. The log
+ * {@code stream-closed}, {@code refused}, {@code flagged}) and the event's own fields ({@code trailers}
+ * only on a stream-closed that has some: a gRPC stream's status). The log
  * writes these lines, the web page reads them live, and {@link #read} turns a recorded line back
  * into its event, so a session can be replayed or imported.
  *
@@ -85,6 +86,9 @@ public final class EventLine {
                 line.put("bodyBytes", c.bodyBytes());
                 line.put("outcome", c.outcome().name());
                 line.put("elapsedMs", c.elapsed().toMillis());
+                if (!c.trailers().isEmpty()) {
+                    headers(line, "trailers", c.trailers());
+                }
             }
             case Refused r -> {
                 line.put("event", "refused");
@@ -133,7 +137,7 @@ public final class EventLine {
             case "frame" -> new Frame(n, at, line.path("index").asInt(), new SseEvent(line.path("type").asText(null),
                     line.path("data").asText(""), line.path("id").asText(null)));
             case "stream-closed" -> new StreamClosed(n, at, line.path("frames").asInt(), line.path("bodyBytes").asLong(),
-                    outcome(line), elapsed(line));
+                    outcome(line), elapsed(line), headers(line, "trailers"));
             case "refused" -> new Refused(n, at, line.path("status").asInt(), line.path("reason").asText(""));
             case "flagged" -> {
                 try {
@@ -155,7 +159,11 @@ public final class EventLine {
     }
 
     private static void headers(ObjectNode line, List<Header> headers) {
-        ObjectNode h = line.putObject("headers");
+        headers(line, "headers", headers);
+    }
+
+    private static void headers(ObjectNode line, String member, List<Header> headers) {
+        ObjectNode h = line.putObject(member);
         for (Header header : headers) {
             String prior = h.has(header.name()) ? h.get(header.name()).asText() + ", " : "";
             h.put(header.name(), prior + header.value());
@@ -163,8 +171,12 @@ public final class EventLine {
     }
 
     private static List<Header> headers(JsonNode line) {
+        return headers(line, "headers");
+    }
+
+    private static List<Header> headers(JsonNode line, String member) {
         List<Header> headers = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = line.path("headers").fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = line.path(member).fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             headers.add(new Header(e.getKey(), e.getValue().asText()));
         }

@@ -13,6 +13,12 @@ import legate.wire.sse.SseEvent;
  *
  * <p>Bodies are the bytes as they crossed the tap, never parsed into model objects, so broken
  * traffic stays visible. The arrays are shared, not copied: listeners read them and never write.
+ *
+ * <p>A gRPC call is an exchange too (protocol {@code HTTP/2}): its request message is the request's
+ * body and a unary answer the response's, a server stream's messages are frames, its status the
+ * stream's trailers (or the response's headers), all as the gRPC view decoded them: messages as
+ * ProtoJSON, {@code grpc-status-details-bin} as its google.rpc.Status in ProtoJSON, since protobuf's
+ * bytes say nothing to a person. See {@link GrpcStatus}.
  */
 public sealed interface ExchangeEvent {
     /** The exchange's number, counting from 1 in the order requests arrived. */
@@ -43,6 +49,17 @@ public sealed interface ExchangeEvent {
      */
     record Request(long exchange, Instant at, String method, String target, String protocol,
                    List<Header> headers, byte[] body) implements ExchangeEvent {
+        /** The path of A2A's gRPC service (A2A §10): a call's target is this and its rpc's name. */
+        public static final String GRPC_SERVICE = "/lf.a2a.v1.A2AService/";
+
+        /**
+         * The rpc this is a gRPC call of ({@code SendMessage} for {@code /lf.a2a.v1.A2AService/SendMessage}),
+         * or null when it is not a call of A2A's gRPC service.
+         */
+        public String grpcMethod() {
+            return target.startsWith(GRPC_SERVICE) && target.length() > GRPC_SERVICE.length()
+                    ? target.substring(GRPC_SERVICE.length()) : null;
+        }
     }
 
     /**
@@ -63,9 +80,14 @@ public sealed interface ExchangeEvent {
     record Frame(long exchange, Instant at, int index, SseEvent event) implements ExchangeEvent {
     }
 
-    /** The end of an event stream. */
-    record StreamClosed(long exchange, Instant at, int frames, long bodyBytes, Outcome outcome, Duration elapsed)
-            implements ExchangeEvent {
+    /**
+     * The end of an event stream.
+     *
+     * @param trailers the fields that came after the last frame: a gRPC stream's status
+     *     ({@code grpc-status}, {@code grpc-message}, {@code grpc-status-details-bin}); none on HTTP/1.1
+     */
+    record StreamClosed(long exchange, Instant at, int frames, long bodyBytes, Outcome outcome, Duration elapsed,
+                        List<Header> trailers) implements ExchangeEvent {
     }
 
     /**

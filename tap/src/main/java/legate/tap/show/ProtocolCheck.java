@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import legate.tap.show.ExchangeEvent.Flagged;
 import legate.tap.show.ExchangeEvent.Frame;
+import legate.tap.show.ExchangeEvent.Header;
 import legate.tap.show.ExchangeEvent.Refused;
 import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
@@ -32,6 +33,8 @@ public final class ProtocolCheck implements ExchangeListener {
     private static final Set<String> TERMINAL = Set.of("TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
             "TASK_STATE_CANCELED", "TASK_STATE_REJECTED");
     private static final String ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+    /** NOT_FOUND (5) and FAILED_PRECONDITION (9): on A2A's service, only A2A errors end a call with these. */
+    private static final Set<String> A2A_ONLY_GRPC_CODES = Set.of("5", "9");
 
     private final List<ExchangeListener> listeners;
     private final Map<Long, Open> open = bounded();
@@ -95,6 +98,7 @@ public final class ProtocolCheck implements ExchangeListener {
             case Request r -> request(r, body, flags);
             case Response r -> {
                 Open o = open.remove(r.exchange());
+                grpcStatus(r, r.headers(), flags);
                 if (r.body().length == r.bodyBytes()) {
                     answer(r, o, body, flags);
                 }
@@ -103,7 +107,10 @@ public final class ProtocolCheck implements ExchangeListener {
                 // the stream's frames are checked one by one
             }
             case Frame f -> frame(f, open.get(f.exchange()), body, flags);
-            case StreamClosed c -> open.remove(c.exchange());
+            case StreamClosed c -> {
+                open.remove(c.exchange());
+                grpcStatus(c, c.trailers(), flags);
+            }
             case Refused r -> open.remove(r.exchange());
             case Flagged f -> {
                 // the check's own output
@@ -112,11 +119,12 @@ public final class ProtocolCheck implements ExchangeListener {
     }
 
     private void request(Request r, JsonNode body, List<Flagged> flags) {
-        // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing.
+        // PROTOCOL (A2A §3.6.1): the version may come as a query parameter when the header is missing;
+        // on gRPC (A2A §10) the service parameters are metadata, which the tap shows as headers.
         boolean versioned = r.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("A2A-Version")
                 && !h.value().isBlank()) || r.target().contains("A2A-Version=");
         if (body == null || !body.isObject() || !body.has("method")) {
-            if (!versioned && restOperation(r.target())) {
+            if (!versioned && (restOperation(r.target()) || r.grpcMethod() != null)) {
                 flags.add(flag(r, Problem.MISSING_A2A_VERSION, r.method() + " " + r.target() + " was sent without it"));
             }
             return;
@@ -145,6 +153,44 @@ public final class ProtocolCheck implements ExchangeListener {
         return path.endsWith("/message:send") || path.endsWith("/message:stream") || path.endsWith(":cancel")
                 || path.endsWith(":subscribe") || path.endsWith("/tasks") || path.matches(".*/tasks/[^/]+(/pushNotificationConfigs(/[^/]+)?)?")
                 || path.endsWith("/extendedAgentCard");
+    }
+
+    /**
+     * A gRPC call's end: a failing status must carry its error's ErrorInfo. PROTOCOL (A2A §10.6): an
+     * A2A error ends the call with a google.rpc.Status whose details hold a google.rpc.ErrorInfo
+     * with reason and domain. A status whose code only an A2A error gives on A2A's service
+     * (NOT_FOUND: TaskNotFound; FAILED_PRECONDITION: TaskNotCancelable and the others of §5.4) is
+     * held to it; a code that transport and servers give too (CANCELLED, UNAVAILABLE, INTERNAL,
+     * UNIMPLEMENTED for an rpc a server lacks) is held to it only when it has details.
+     */
+    private static void grpcStatus(ExchangeEvent e, List<Header> fields, List<Flagged> flags) {
+        GrpcStatus status = GrpcStatus.in(fields);
+        if (status == null || status.ok()) {
+            return;
+        }
+        String why;
+        if (status.details() == null) {
+            why = A2A_ONLY_GRPC_CODES.contains(status.code())
+                    ? "grpc-status " + status.summary() + " has no " + GrpcStatus.DETAILS + " (expected an ErrorInfo)" : null;
+        } else {
+            JsonNode details = json(status.details().getBytes(StandardCharsets.UTF_8));
+            if (details == null || !details.isObject()) {
+                why = "grpc-status " + status.code() + ": " + GrpcStatus.DETAILS + " is not a google.rpc.Status";
+            } else {
+                // google.rpc.Status in ProtoJSON: details may be left out when empty.
+                String problem = details.has("details") ? detailsProblem(details.get("details")) : null;
+                boolean errorInfo = false;
+                for (JsonNode d : details.path("details")) {
+                    errorInfo |= d.path("@type").asText().equals(ERROR_INFO_TYPE);
+                }
+                why = problem != null ? "grpc-status " + status.code() + problem
+                        : !errorInfo && A2A_ONLY_GRPC_CODES.contains(status.code())
+                        ? "grpc-status " + status.summary() + ": its details hold no " + ERROR_INFO_TYPE : null;
+            }
+        }
+        if (why != null) {
+            flags.add(flag(e, Problem.ERROR_WITHOUT_ERROR_INFO, why));
+        }
     }
 
     private void frame(Frame f, Open o, JsonNode data, List<Flagged> flags) {
@@ -250,18 +296,26 @@ public final class ProtocolCheck implements ExchangeListener {
      * them names its reason and domain. (A non-A2A error, such as an unknown path, may have none.)
      */
     static String restErrorInfoMissing(JsonNode error) {
-        JsonNode details = error.get("details");
-        String status = error.path("status").asText("?");
+        String why = detailsProblem(error.get("details"));
+        return why == null ? null : "REST error " + error.path("status").asText("?") + why;
+    }
+
+    /**
+     * What is wrong with a google.rpc.Status's {@code details}, worded to follow the error's name, or
+     * null: they must be an array of typed details, and an ErrorInfo among them names its reason
+     * and domain.
+     */
+    private static String detailsProblem(JsonNode details) {
         if (details == null || !details.isArray()) {
-            return "REST error " + status + " has no details array (expected [ErrorInfo])";
+            return " has no details array (expected [ErrorInfo])";
         }
         for (JsonNode d : details) {
             if (!d.isObject() || !d.path("@type").isTextual()) {
-                return "REST error " + status + ": a detail has no @type";
+                return ": a detail has no @type";
             }
             if (d.path("@type").asText().equals(ERROR_INFO_TYPE)
                     && (!d.path("reason").isTextual() || !d.path("domain").isTextual())) {
-                return "REST error " + status + ": its ErrorInfo lacks reason or domain";
+                return ": its ErrorInfo lacks reason or domain";
             }
         }
         return null;

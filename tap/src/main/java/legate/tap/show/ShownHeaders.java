@@ -7,8 +7,8 @@ import legate.tap.show.ExchangeEvent.Header;
  * Which headers an {@link ExchangeEvent} carries, picked out by the proxy as it reads a head.
  *
  * <p>{@link #A2A} (the console's default) keeps what a person reading A2A traffic needs: the
- * service parameters (A2A-Version, A2A-Extensions), the content type, a content encoding, and the
- * credential headers, masked ({@link CredentialMask}). {@link #ALL} keeps every end-to-end header,
+ * service parameters (A2A-Version, A2A-Extensions), the content type, a content encoding, a gRPC
+ * call's status ({@link GrpcStatus}), and the credential headers, masked ({@link CredentialMask}). {@link #ALL} keeps every end-to-end header,
  * credentials masked the same way, for the web page's raw view; it costs a few more objects per
  * exchange, so the tap pays it only when the page is on. Either way a credential is only ever
  * carried masked: what the console prints, the JSON Lines log keeps and the page shows never holds
@@ -20,7 +20,9 @@ public final class ShownHeaders {
     /** Every header, credentials masked (the API key in X-API-Key). */
     public static final ShownHeaders ALL = new ShownHeaders(true, CredentialMask.DEFAULT);
 
-    private static final String[] SHOWN = {"a2a-version", "a2a-extensions", "content-type", "content-encoding"};
+    // A gRPC call's status travels in its trailers (A2A §10.6): the code, the message, the ErrorInfo.
+    private static final String[] SHOWN = {"a2a-version", "a2a-extensions", "content-type", "content-encoding",
+            GrpcStatus.STATUS, GrpcStatus.MESSAGE, GrpcStatus.DETAILS};
 
     private final boolean all;
     private final CredentialMask mask;

@@ -65,8 +65,10 @@ public final class WirePrinter implements ExchangeListener {
                 body(b, r.body(), r.body().length, r.headers());
             }
             case Response r -> {
-                b.head(statusColour(r.status()), "<- " + r.status() + " " + contentType(r.headers()) + "  "
-                        + size(r.bodyBytes()) + ", " + elapsed(r.elapsed()) + ending(r.outcome()));
+                GrpcStatus grpc = GrpcStatus.in(r.headers());
+                b.head(grpc != null ? grpcColour(grpc) : statusColour(r.status()), "<- " + r.status() + " "
+                        + contentType(r.headers()) + "  " + size(r.bodyBytes()) + ", " + elapsed(r.elapsed())
+                        + ending(r.outcome()) + (grpc == null ? "" : "  grpc-status " + grpc.summary()));
                 headers(b, r.headers().stream().filter(h -> !h.name().equalsIgnoreCase("Content-Type")).toList());
                 body(b, r.body(), r.bodyBytes(), r.headers());
             }
@@ -81,9 +83,13 @@ public final class WirePrinter implements ExchangeListener {
                         + (f.event().id() == null ? "" : "  id: " + f.event().id()));
                 text(b, f.event().data().getBytes(StandardCharsets.UTF_8));
             }
-            case StreamClosed c -> b.head(c.outcome() == Outcome.COMPLETE ? DIM : RED, "== stream closed: "
-                    + c.frames() + (c.frames() == 1 ? " frame, " : " frames, ") + size(c.bodyBytes()) + ", "
-                    + elapsed(c.elapsed()) + ending(c.outcome()));
+            case StreamClosed c -> {
+                GrpcStatus grpc = GrpcStatus.in(c.trailers());
+                b.head(c.outcome() != Outcome.COMPLETE || (grpc != null && !grpc.ok()) ? RED : DIM, "== stream closed: "
+                        + c.frames() + (c.frames() == 1 ? " frame, " : " frames, ") + size(c.bodyBytes()) + ", "
+                        + elapsed(c.elapsed()) + ending(c.outcome()) + (grpc == null ? "" : "  grpc-status " + grpc.summary()));
+                headers(b, c.trailers());
+            }
             case Refused r -> b.head(RED, "!! " + r.status() + " " + r.reason());
             case Flagged f -> b.head(RED, "!! problem: " + f.problem().summary() + " (" + visible(f.detail()) + ")");
         }
@@ -202,6 +208,10 @@ public final class WirePrinter implements ExchangeListener {
     private static String contentType(List<Header> headers) {
         return headers.stream().filter(h -> h.name().equalsIgnoreCase("Content-Type")).map(Header::value)
                 .findFirst().orElse("(no Content-Type)");
+    }
+
+    private static String grpcColour(GrpcStatus status) {
+        return status.ok() ? GREEN : RED;
     }
 
     private static String statusColour(int status) {

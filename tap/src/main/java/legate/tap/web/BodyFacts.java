@@ -12,7 +12,7 @@ import legate.tap.show.ExchangeEvent;
  * parsed, so the tap parses nothing twice:
  *
  * <ul>
- *   <li>{@code rpc}: a JSON-RPC request's method;
+ *   <li>{@code rpc}: a JSON-RPC request's method, or a gRPC call's rpc ({@code gRPC SendMessage});
  *   <li>{@code taskIds}, {@code contextIds}: the ids a request names (a later turn, a GetTask), and a
  *       message answer's context, which the filters match;
  *   <li>{@code tasks}: each task an answer or a frame shows, with its context and state as far as it
@@ -21,6 +21,8 @@ import legate.tap.show.ExchangeEvent;
  */
 record BodyFacts(String rpc, Set<String> taskIds, Set<String> contextIds, List<Shown> tasks) {
     private static final BodyFacts NONE = new BodyFacts(null, Set.of(), Set.of(), List.of());
+    /** What a gRPC call's rpc is listed as: {@code gRPC SendMessage}. */
+    static final String GRPC = "gRPC ";
 
     /** A task an answer shows, with what it says of it (null where it says nothing). */
     record Shown(String id, String contextId, String state) {
@@ -29,21 +31,23 @@ record BodyFacts(String rpc, Set<String> taskIds, Set<String> contextIds, List<S
     /** @param body the event's body or frame data as JSON; null when there is none or it is not JSON */
     static BodyFacts of(ExchangeEvent event, JsonNode body) {
         if (body == null || !body.isObject()) {
-            return NONE;
+            return event instanceof ExchangeEvent.Request r && r.grpcMethod() != null
+                    ? new BodyFacts(GRPC + r.grpcMethod(), Set.of(), Set.of(), List.of()) : NONE;
         }
         return switch (event) {
-            case ExchangeEvent.Request r -> request(body);
+            case ExchangeEvent.Request r -> request(r, body);
             case ExchangeEvent.Response r -> answer(body);
             case ExchangeEvent.Frame f -> answer(body);
             default -> NONE;
         };
     }
 
-    private static BodyFacts request(JsonNode body) {
+    private static BodyFacts request(ExchangeEvent.Request r, JsonNode body) {
         JsonNode method = body.get("method");
-        String rpc = method != null && method.isTextual() ? method.asText() : null;
-        // JSON-RPC carries the request in params; HTTP+JSON (A2A §11) sends the request message as the body.
-        JsonNode params = rpc != null ? body.path("params") : body;
+        String rpc = r.grpcMethod() != null ? GRPC + r.grpcMethod() : method != null && method.isTextual() ? method.asText() : null;
+        // JSON-RPC carries the request in params; HTTP+JSON (A2A §11) and gRPC (§10) send the request
+        // message itself.
+        JsonNode params = rpc != null && r.grpcMethod() == null ? body.path("params") : body;
         JsonNode message = params.path("message");
         Set<String> taskIds = new LinkedHashSet<>(2);
         Set<String> contextIds = new LinkedHashSet<>(2);

@@ -26,11 +26,15 @@ import legate.wire.json.WireJson;
  * browser's network panel or any HAR viewer. A stream's body is its SSE text; what HAR has no
  * field for is kept in underscore fields, which HAR 1.2 allows for custom data: {@code _exchange}
  * (the tap's number), {@code _frames} (each frame with its arrival time), {@code _flags} (the
- * problems seen), {@code _refused} (the tap's own answer). {@link HarReader} turns such a file back
- * into events.
+ * problems seen), {@code _refused} (the tap's own answer), {@code _stream} (a stream, which a gRPC
+ * one's content type does not say) and {@code _trailers} (a gRPC stream's status). A gRPC call's
+ * content is its messages as ProtoJSON, one a line, and its entry says so in its comment.
+ * {@link HarReader} turns such a file back into events.
  */
 final class HarFile {
     private static final String CREATOR = "legate tap";
+    /** What a gRPC call's request says it went over: its HTTP/2 stream. */
+    private static final String GRPC_PROTOCOL = "HTTP/2";
 
     private HarFile() {
     }
@@ -58,6 +62,10 @@ final class HarFile {
         ObjectNode entry = WireJson.mapper().createObjectNode();
         entry.put("startedDateTime", request.at().toString());
         entry.put("_exchange", request.exchange());
+        boolean grpc = request.protocol().equals(GRPC_PROTOCOL);
+        if (grpc) {
+            entry.put("comment", "a gRPC call: its messages and google.rpc.Status as ProtoJSON, as legate tap decoded them");
+        }
         ObjectNode req = entry.putObject("request");
         req.put("method", request.method());
         req.put("url", origin + request.target());
@@ -79,7 +87,7 @@ final class HarFile {
         req.put("headersSize", -1);
         req.put("bodySize", request.body().length);
         ObjectNode res = entry.putObject("response");
-        res.put("status", 0).put("statusText", "").put("httpVersion", "HTTP/1.1");
+        res.put("status", 0).put("statusText", "").put("httpVersion", request.protocol());
         res.putArray("cookies");
         res.putArray("headers");
         ObjectNode content = res.putObject("content");
@@ -107,25 +115,25 @@ final class HarFile {
                 case StreamOpened s -> {
                     // HAR's wait is the time to the response's head; a stream's frames are its receive time.
                     wait = Duration.between(request.at(), s.at()).toMillis();
+                    entry.put("_stream", true);
                     res.put("status", s.status());
                     headers(res, s.headers());
                     content.put("mimeType", header(s.headers(), "Content-Type"));
                 }
                 case Frame f -> {
                     frames.add(EventLine.of(f).without(List.of("exchange", "event")));
-                    if (!f.event().event().equals("message")) {
-                        stream.append("event: ").append(f.event().event()).append('\n');
+                    if (grpc) {
+                        // A gRPC stream's messages, one ProtoJSON line each: it has no SSE text.
+                        stream.append(f.event().data()).append('\n');
+                    } else {
+                        sse(stream, f);
                     }
-                    if (f.event().id() != null) {
-                        stream.append("id: ").append(f.event().id()).append('\n');
-                    }
-                    for (String line : f.event().data().split("\n", -1)) {
-                        stream.append("data: ").append(line).append('\n');
-                    }
-                    stream.append('\n');
                 }
                 case StreamClosed c -> {
                     content.put("size", c.bodyBytes()).put("text", stream.toString());
+                    if (!c.trailers().isEmpty()) {
+                        pairs(entry.putArray("_trailers"), c.trailers());
+                    }
                     res.put("bodySize", c.bodyBytes());
                     time = c.elapsed().toMillis();
                     entry.put("_outcome", c.outcome().name());
@@ -152,8 +160,25 @@ final class HarFile {
         return entry;
     }
 
+    /** The frame as the SSE text that carried it. */
+    private static void sse(StringBuilder stream, Frame f) {
+        if (!f.event().event().equals("message")) {
+            stream.append("event: ").append(f.event().event()).append('\n');
+        }
+        if (f.event().id() != null) {
+            stream.append("id: ").append(f.event().id()).append('\n');
+        }
+        for (String line : f.event().data().split("\n", -1)) {
+            stream.append("data: ").append(line).append('\n');
+        }
+        stream.append('\n');
+    }
+
     private static void headers(ObjectNode message, List<Header> headers) {
-        ArrayNode out = message.putArray("headers");
+        pairs(message.putArray("headers"), headers);
+    }
+
+    private static void pairs(ArrayNode out, List<Header> headers) {
         for (Header h : headers) {
             out.addObject().put("name", h.name()).put("value", h.value());
         }

@@ -31,7 +31,8 @@ import legate.wire.sse.SseParser;
  * A HAR 1.2 file read back into the tap's events, one exchange per entry: a {@link HarFile} export
  * whole (its frames with their arrival times, its flags and refusals, from the underscore fields),
  * or a HAR from elsewhere, whose streams are split into frames from their text and whose stream
- * head arrives after the entry's {@code timings.wait}.
+ * head arrives after the entry's {@code timings.wait}. A gRPC server stream is told by
+ * {@code _stream}, its status by {@code _trailers}.
  */
 final class HarReader {
     private HarReader() {
@@ -76,12 +77,14 @@ final class HarReader {
         Outcome outcome = outcome(entry.path("_outcome").asText("COMPLETE"));
         if (entry.hasNonNull("_refused")) {
             events.add(new Refused(n, end, res.path("status").asInt(), entry.get("_refused").asText()));
-        } else if (content.path("mimeType").asText("").toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
+        } else if (content.path("mimeType").asText("").toLowerCase(Locale.ROOT).startsWith("text/event-stream")
+                || entry.path("_stream").asBoolean(false)) {
             Instant opened = start.plusMillis(Math.max(0, entry.path("timings").path("wait").asLong(0)));
             events.add(new StreamOpened(n, opened, res.path("status").asInt(), headers(res)));
             int frames = entry.has("_frames") ? recordedFrames(n, entry.get("_frames"), events)
                     : parsedFrames(n, start, content.path("text").asText(""), events);
-            events.add(new StreamClosed(n, end, frames, content.path("size").asLong(0), outcome, time));
+            events.add(new StreamClosed(n, end, frames, content.path("size").asLong(0), outcome, time,
+                    fields(entry.path("_trailers"))));
         } else {
             byte[] body = body(content);
             events.add(new Response(n, end, res.path("status").asInt(), headers(res), body,
@@ -131,8 +134,13 @@ final class HarReader {
     }
 
     private static List<Header> headers(JsonNode message) {
+        return fields(message.path("headers"));
+    }
+
+    /** HAR's name-value pairs, as headers or trailers. */
+    private static List<Header> fields(JsonNode pairs) {
         List<Header> headers = new ArrayList<>();
-        for (JsonNode h : message.path("headers")) {
+        for (JsonNode h : pairs) {
             // A HAR saved by a browser holds credentials in full; shown, they are masked as the tap masks them.
             ShownHeaders.ALL.collect(h.path("name").asText(""), h.path("value").asText(""), headers);
         }

@@ -95,6 +95,7 @@ final class PackedEvent {
                     number(c.bodyBytes());
                     integer(c.outcome().ordinal());
                     number(c.elapsed().toNanos());
+                    headers(c.trailers());
                 }
                 case Refused r -> {
                     head(REFUSED, r);
@@ -215,7 +216,7 @@ final class PackedEvent {
                 case STREAM_OPENED -> new StreamOpened(exchange, when, integer(), headers());
                 case FRAME -> new Frame(exchange, when, integer(), new SseEvent(string(), string(), string()));
                 case STREAM_CLOSED -> new StreamClosed(exchange, when, integer(), number(), OUTCOMES[integer()],
-                        Duration.ofNanos(number()));
+                        Duration.ofNanos(number()), headers());
                 case REFUSED -> new Refused(exchange, when, integer(), string());
                 case FLAGGED -> new Flagged(exchange, when, PROBLEMS[integer()], string());
                 default -> throw new IllegalStateException("no event of kind " + kind);

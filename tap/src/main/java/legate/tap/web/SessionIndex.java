@@ -22,6 +22,7 @@ import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
 import legate.tap.show.ExchangeEvent.StreamClosed;
 import legate.tap.show.ExchangeEvent.StreamOpened;
+import legate.tap.show.GrpcStatus;
 import legate.tap.show.Problem;
 
 /**
@@ -73,6 +74,8 @@ final class SessionIndex {
     private final String[] target = new String[MAX_KEPT];
     private final String[] rpc = new String[MAX_KEPT];
     private final String[] refused = new String[MAX_KEPT];
+    /** A gRPC call's status by name ({@code NOT_FOUND}), or null: not a call, or not ended. */
+    private final String[] grpcStatus = new String[MAX_KEPT];
     private final int[] status = new int[MAX_KEPT];
     private final byte[] stream = new byte[MAX_KEPT];
     private final int[] frames = new int[MAX_KEPT];
@@ -136,6 +139,7 @@ final class SessionIndex {
                 status[row] = r.status();
                 elapsedMs[row] = r.elapsed().toMillis();
                 bytes[row] = r.bodyBytes();
+                grpcStatus[row] = grpcStatus(r.headers());
             }
             case StreamOpened s -> {
                 status[row] = s.status();
@@ -146,6 +150,7 @@ final class SessionIndex {
                 stream[row] = CLOSED;
                 elapsedMs[row] = c.elapsed().toMillis();
                 bytes[row] = c.bodyBytes();
+                grpcStatus[row] = grpcStatus(c.trailers());
             }
             case Refused r -> {
                 status[row] = r.status();
@@ -184,6 +189,7 @@ final class SessionIndex {
         target[row] = "";
         rpc[row] = "";
         refused[row] = null;
+        grpcStatus[row] = null;
         status[row] = -1;
         stream[row] = NOT_A_STREAM;
         frames[row] = 0;
@@ -265,6 +271,12 @@ final class SessionIndex {
         return name;
     }
 
+    /** The status a gRPC call ended with, by name (by number when it is none of gRPC's), or null. */
+    private String grpcStatus(List<ExchangeEvent.Header> fields) {
+        GrpcStatus s = GrpcStatus.in(fields);
+        return s == null ? null : shared(s.name() != null ? s.name() : s.code());
+    }
+
     private static long nanos(Instant at) {
         return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }
@@ -289,6 +301,7 @@ final class SessionIndex {
             return false;
         }
         String shownStatus = status[row] < 0 ? "" : refused[row] != null ? status[row] + " refused"
+                : grpcStatus[row] != null ? status[row] + " " + grpcStatus[row].toLowerCase(Locale.ROOT)
                 : Integer.toString(status[row]);
         if (!f.status().isEmpty() && !shownStatus.contains(f.status())) {
             return false;
@@ -459,6 +472,9 @@ final class SessionIndex {
         }
         if (refused[row] != null) {
             g.writeStringField("refused", refused[row]);
+        }
+        if (grpcStatus[row] != null) {
+            g.writeStringField("grpc", grpcStatus[row]);
         }
         if (flags[row] != 0) {
             g.writeArrayFieldStart("flags");

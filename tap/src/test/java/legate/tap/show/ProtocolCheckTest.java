@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class ProtocolCheckTest {
     private static final Instant AT = Instant.parse("2026-12-01T10:00:00Z");
     private static final List<Header> VERSIONED = List.of(new Header("A2A-Version", "1.0"));
+    private static final List<Header> GRPC_VERSIONED = List.of(new Header("a2a-version", "1.0"));
     private static final String TASK = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\","
             + "\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}}";
     private static final String WORKING = update(1, "TASK_STATE_WORKING");
@@ -116,6 +117,54 @@ class ProtocolCheckTest {
         assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO);
     }
 
+    // Rule (A2A §10.6): a gRPC error's google.rpc.Status (grpc-status-details-bin, shown decoded)
+    // carries an ErrorInfo. NOT_FOUND and FAILED_PRECONDITION, which on A2A's service only A2A errors
+    // give, are flagged without one; a transport's UNAVAILABLE or CANCELLED is not; details that are
+    // not a Status, or an ErrorInfo without its reason, are flagged whatever the code; OK never.
+    @Test
+    void aGrpcErrorWithoutItsErrorInfoIsFlagged() {
+        grpcAnswer(1, "5", null);
+        grpcAnswer(2, "9", "{\"code\":9,\"message\":\"no\"}");
+        assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO, Problem.ERROR_WITHOUT_ERROR_INFO);
+        passed.clear();
+        grpcAnswer(3, "5", "{\"code\":5,\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\","
+                + "\"reason\":\"TASK_NOT_FOUND\",\"domain\":\"a2a-protocol.org\"}]}");
+        grpcAnswer(4, "14", null);
+        grpcAnswer(5, "1", null);
+        grpcAnswer(6, "0", null);
+        assertThat(flags()).isEmpty();
+        grpcAnswer(7, "13", "AAEC");
+        grpcAnswer(8, "12", "{\"code\":12,\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\"}]}");
+        assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO, Problem.ERROR_WITHOUT_ERROR_INFO);
+        passed.clear();
+        // A server stream's status is in its trailers.
+        check.on(new Request(9, AT, "POST", "/lf.a2a.v1.A2AService/SubscribeToTask", "HTTP/2", GRPC_VERSIONED, new byte[0]));
+        check.on(new StreamClosed(9, AT, 0, 0, Outcome.COMPLETE, Duration.ofMillis(1), List.of(new Header("grpc-status", "5"))));
+        assertThat(flags()).containsExactly(Problem.ERROR_WITHOUT_ERROR_INFO);
+    }
+
+    // Rule (A2A §10): a gRPC call carries a2a-version in its metadata as HTTP carries the header.
+    @Test
+    void aGrpcCallWithoutTheVersionIsFlagged() {
+        check.on(new Request(1, AT, "POST", "/lf.a2a.v1.A2AService/GetTask", "HTTP/2", List.of(), "{\"id\":\"t\"}".getBytes(
+                StandardCharsets.UTF_8)));
+        assertThat(flags()).containsExactly(Problem.MISSING_A2A_VERSION);
+        passed.clear();
+        check.on(new Request(2, AT, "POST", "/lf.a2a.v1.A2AService/GetTask", "HTTP/2", GRPC_VERSIONED, new byte[0]));
+        check.on(new Request(3, AT, "POST", "/other.Service/Call", "HTTP/2", List.of(), new byte[0]));
+        assertThat(flags()).as("versioned, and a call of another service").isEmpty();
+    }
+
+    private void grpcAnswer(long n, String status, String details) {
+        check.on(new Request(n, AT, "POST", "/lf.a2a.v1.A2AService/GetTask", "HTTP/2", GRPC_VERSIONED, new byte[0]));
+        List<Header> headers = new ArrayList<>(List.of(new Header("content-type", "application/grpc"),
+                new Header("grpc-status", status)));
+        if (details != null) {
+            headers.add(new Header("grpc-status-details-bin", details));
+        }
+        check.on(new Response(n, AT, 200, headers, new byte[0], 0, Outcome.COMPLETE, Duration.ofMillis(1)));
+    }
+
     private void restAnswer(long n, String json) {
         check.on(new Request(n, AT, "GET", "/tasks/t" + n, "HTTP/1.1", VERSIONED, new byte[0]));
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
@@ -129,7 +178,7 @@ class ProtocolCheckTest {
             // A frame written with id 1 answers this stream's request; one with another id keeps it.
             check.on(new Frame(n, AT, i + 1, new SseEvent(null, frames[i].replace("\"id\":1,", "\"id\":" + n + ","), null)));
         }
-        check.on(new StreamClosed(n, AT, frames.length, 100, Outcome.COMPLETE, Duration.ofMillis(5)));
+        check.on(new StreamClosed(n, AT, frames.length, 100, Outcome.COMPLETE, Duration.ofMillis(5), List.of()));
     }
 
     private void answer(long n, String json) {

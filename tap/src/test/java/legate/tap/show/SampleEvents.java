@@ -17,7 +17,7 @@ import legate.wire.sse.SseEvent;
 
 /**
  * Events of every kind with what is hard to write or keep: escapes, non-ASCII text, a body that is
- * not UTF-8, repeated headers, an empty body, a cut body, a frame with no id.
+ * not UTF-8, repeated headers, an empty body, a cut body, a frame with no id, a gRPC stream's trailers.
  */
 public final class SampleEvents {
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00.123Z");
@@ -39,7 +39,10 @@ public final class SampleEvents {
             new Frame(6, T0, 1, new SseEvent(null, "{\"a\":\n1}", "1")),
             new Frame(6, T0, 2, new SseEvent("error", "x", null)),
             new Frame(6, T0, 3, new SseEvent("message", "日本 ü", "3")),
-            new StreamClosed(6, T0, 2, 50, Outcome.CLIENT_GONE, Duration.ofMillis(31)),
+            new StreamClosed(6, T0, 2, 50, Outcome.CLIENT_GONE, Duration.ofMillis(31), List.of()),
+            new StreamClosed(11, T0, 1, 70, Outcome.COMPLETE, Duration.ofMillis(12), List.of(new Header("grpc-status", "5"),
+                    new Header("grpc-message", "Task%20not%20found"),
+                    new Header("grpc-status-details-bin", "{\"code\":5,\"details\":[{\"@type\":\"x\"}]}"))),
             new Refused(7, T0, 502, "the agent is not reachable: \"127.0.0.1\""),
             new Flagged(6, T0, Problem.ID_MISMATCH, "request id 1, answer id \"x\""));
 

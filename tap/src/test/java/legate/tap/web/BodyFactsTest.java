@@ -40,6 +40,19 @@ class BodyFactsTest {
                 .isEqualTo("{\"contextIds\":[\"c3\"]}");
     }
 
+    // A gRPC call (A2A §10) is listed by its rpc; its request message, as ProtoJSON, names ids as
+    // HTTP+JSON's body does, and a call without a message (or one the tap could not decode) still
+    // has its rpc.
+    @Test
+    void aGrpcCallGivesItsRpcAndTheIdsItsMessageNames() {
+        assertThat(facts(new Request(1, T0, "POST", "/lf.a2a.v1.A2AService/SendMessage", "HTTP/2", List.of(),
+                "{\"message\":{\"taskId\":\"t8\",\"parts\":[]}}".getBytes(StandardCharsets.UTF_8))))
+                .isEqualTo("{\"rpc\":\"gRPC SendMessage\",\"taskIds\":[\"t8\"]}");
+        assertThat(facts(new Request(2, T0, "POST", "/lf.a2a.v1.A2AService/GetTask", "HTTP/2", List.of(),
+                "(compressed, 12 bytes, not shown)".getBytes(StandardCharsets.UTF_8))))
+                .isEqualTo("{\"rpc\":\"gRPC GetTask\"}");
+    }
+
     @Test
     void everyAnswerShapeNamesItsTaskContextAndState() {
         assertThat(facts(response("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\","

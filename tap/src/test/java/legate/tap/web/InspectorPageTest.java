@@ -1,11 +1,19 @@
 package legate.tap.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,13 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.revisor.RevisorCard;
@@ -32,6 +43,13 @@ import legate.tap.show.ProtocolCheck;
 import legate.tap.show.ShownHeaders;
 import legate.tap.show.WirePrinter;
 import legate.wire.json.WireJson;
+import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.StreamResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,8 +66,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * A2A traffic through a real tap in front of Revisor:
  *
  * <pre>
- *   JDK HttpClient -> TapProxy -> AgentServer + Revisor
- *                        | ProtocolCheck -> Inspector <- /events (SSE) <- Chromium
+ *   JDK HttpClient, grpc-java -> TapProxy -> AgentServer + Revisor (HTTP, and gRPC on its own port)
+ *                                  | ProtocolCheck -> Inspector <- /events (SSE) <- Chromium
  * </pre>
  *
  * One browser, one tap and one agent for the class, so the tests stay few and fast. With
@@ -65,13 +83,19 @@ class InspectorPageTest {
     private static Inspector inspector;
     private static ChromeDriver chrome;
     private static Path downloads;
+    private static ManagedChannel grpc;
 
     @BeforeAll
     static void start() throws Exception {
         inspector = new Inspector("127.0.0.1", 0, URI.create("http://127.0.0.1"), Clock.systemUTC());
         PrintStream console = new PrintStream(PrintStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-        agent = AgentServer.create(ServerConfig.loopback(0), agentPort -> {
-            tap = new TapProxy(TapConfig.loopback(0, URI.create("http://127.0.0.1:" + agentPort)),
+        int grpcPort;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            grpcPort = free.getLocalPort();
+        }
+        agent = AgentServer.create(ServerConfig.loopback(0).withGrpcPort(grpcPort), agentPort -> {
+            tap = new TapProxy(TapConfig.loopback(0, URI.create("http://127.0.0.1:" + agentPort))
+                    .withGrpcTarget("127.0.0.1:" + grpcPort),
                     List.of(new ProtocolCheck(List.of(new WirePrinter(console, false), inspector))),
                     ShownHeaders.ALL, Clock.systemUTC());
             try {
@@ -103,6 +127,10 @@ class InspectorPageTest {
         }
         if (agent != null) {
             agent.stop();
+        }
+        if (grpc != null) {
+            grpc.shutdownNow();
+            grpc.awaitTermination(5, TimeUnit.SECONDS);
         }
     }
 
@@ -137,6 +165,43 @@ class InspectorPageTest {
         pick("tasks", taskId);
         waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
         assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
+    }
+
+    // Rule (A2A §10): a gRPC call through the tap is an exchange like any other: listed by its rpc
+    // and status, its stream's task given its timeline, an error's status and ErrorInfo in the raw
+    // view, which offers the call again as grpcurl rather than curl.
+    @Test
+    void aGrpcCallIsListedAndItsStreamsTaskHasItsTimeline() throws Exception {
+        grpc = NettyChannelBuilder.forAddress("127.0.0.1", tap.port()).usePlaintext().build();
+        Metadata version = new Metadata();
+        version.put(GrpcMetadata.VERSION, "1.0");
+        A2AServiceGrpc.A2AServiceBlockingStub stub = A2AServiceGrpc.newBlockingStub(grpc)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(version));
+        List<StreamResponse> events = new ArrayList<>();
+        stub.sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(Message.newBuilder()
+                .setMessageId("m-" + System.nanoTime()).setRole(Role.ROLE_USER)
+                .addParts(Part.newBuilder().setText("Over gRPC. Two sentences!"))).build()).forEachRemaining(events::add);
+        String taskId = events.getFirst().getTask().getId();
+        view("exchanges");
+        waitFor(() -> rows().stream().anyMatch(r -> r.getText().contains("gRPC SendStreamingMessage")
+                && r.getText().contains("200 OK stream, " + events.size() + " frames")));
+        pick("tasks", taskId);
+        waitFor(() -> states().contains("TASK_STATE_COMPLETED"));
+        assertThat(states()).containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
+
+        assertThatThrownBy(() -> stub.getTask(GetTaskRequest.newBuilder().setId("no-such-grpc-task").build()))
+                .isInstanceOf(StatusRuntimeException.class);
+        view("exchanges");
+        waitFor(() -> !rows().isEmpty() && rows().getFirst().getText().contains("gRPC GetTask")
+                && rows().getFirst().getText().contains("200 NOT_FOUND"));
+        rows().getFirst().click();
+        waitFor(() -> chrome.findElement(By.id("raw")).getText().contains("grpc-status-details-bin"));
+        assertThat(chrome.findElement(By.id("raw")).getText()).contains("POST /lf.a2a.v1.A2AService/GetTask HTTP/2")
+                .contains("grpc-status 5 NOT_FOUND").contains("TASK_NOT_FOUND").contains("no-such-grpc-task");
+        assertThat(chrome.findElement(By.id("curl")).getText()).startsWith("grpcurl -plaintext")
+                .contains("-H 'a2a-version: 1.0'").contains("-d '{\"id\":\"no-such-grpc-task\"}'")
+                .endsWith("127.0.0.1:" + tap.port() + " lf.a2a.v1.A2AService/GetTask");
+        assertThat(chrome.findElement(By.id("copy-curl")).getText()).isEqualTo("Copy as grpcurl");
     }
 
     // Rule (A2A §3.1.2, §3.1.3): a task's timeline shows its states in the order they happened,

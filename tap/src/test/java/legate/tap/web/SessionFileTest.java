@@ -29,6 +29,8 @@ class SessionFileTest {
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00.123Z");
     private static final List<Header> JSON = List.of(new Header("Content-Type", "application/json"),
             new Header("A2A-Version", "1.0"));
+    private static final List<Header> GRPC = List.of(new Header("content-type", "application/grpc"),
+            new Header("a2a-version", "1.0"));
     private static final List<ExchangeEvent> SESSION = List.of(
             new Request(1, T0, "POST", "/", "HTTP/1.1", JSON, bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\"}")),
             new Response(1, T0.plusMillis(4), 200, JSON, bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"), 36,
@@ -38,9 +40,16 @@ class SessionFileTest {
             new Frame(2, T0.plusMillis(13), 1, new SseEvent(null, "{\"a\":1}", "1")),
             new Frame(2, T0.plusMillis(40), 2, new SseEvent("error", "{\"b\":\n2}", null)),
             new Flagged(2, T0.plusMillis(40), Problem.FIRST_EVENT_NOT_TASK_OR_MESSAGE, "frame 1 is a a"),
-            new StreamClosed(2, T0.plusMillis(41), 2, 50, Outcome.COMPLETE, Duration.ofMillis(31)),
+            new StreamClosed(2, T0.plusMillis(41), 2, 50, Outcome.COMPLETE, Duration.ofMillis(31), List.of()),
             new Request(3, T0.plusMillis(50), "GET", "/.well-known/agent-card.json", "HTTP/1.1", List.of(), new byte[0]),
-            new Refused(3, T0.plusMillis(51), 502, "the agent is not reachable"));
+            new Refused(3, T0.plusMillis(51), 502, "the agent is not reachable"),
+            // A gRPC server stream: HTTP/2, its messages as frames without ids, its status in trailers.
+            new Request(4, T0.plusMillis(60), "POST", "/lf.a2a.v1.A2AService/SubscribeToTask", "HTTP/2", GRPC,
+                    bytes("{\"id\":\"t-1\"}")),
+            new StreamOpened(4, T0.plusMillis(61), 200, List.of(new Header("content-type", "application/grpc"))),
+            new Frame(4, T0.plusMillis(62), 1, new SseEvent("message", "{\"task\":{\"id\":\"t-1\"}}", null)),
+            new StreamClosed(4, T0.plusMillis(70), 1, 40, Outcome.COMPLETE, Duration.ofMillis(10),
+                    List.of(new Header("grpc-status", "0"))));
 
     // Rule: the tap's JSON Lines read back into the very events that were written.
     @Test
@@ -53,11 +62,14 @@ class SessionFileTest {
     }
 
     // Rule: a HAR export is HAR 1.2 and reads back into the same exchanges: requests, bodies, each
-    // frame with its arrival time, the flags and the tap's refusals.
+    // frame with its arrival time, the flags and the tap's refusals, a gRPC stream and its status.
     @Test
     void aHarExportReadsBackIntoTheSameExchanges() {
         String har = WireJson.write(HarFile.write(SESSION, URI.create("http://127.0.0.1:41241")));
         assertThat(har).contains("\"version\":\"1.2\"").contains("\"url\":\"http://127.0.0.1:41241/rpc?x=1\"");
+        // A gRPC call's entry: HTTP/2, its messages as ProtoJSON lines (no SSE text), its status in _trailers.
+        assertThat(har).contains("\"httpVersion\":\"HTTP/2\"").contains("\"text\":\"{\\\"task\\\":{\\\"id\\\":\\\"t-1\\\"}}\\n\"")
+                .contains("\"_trailers\":[{\"name\":\"grpc-status\",\"value\":\"0\"}]").contains("\"comment\":\"a gRPC call");
         List<ExchangeEvent> back = SessionFile.read(bytes(har));
         assertThat(lines(back)).containsExactlyInAnyOrderElementsOf(lines(SESSION));
     }

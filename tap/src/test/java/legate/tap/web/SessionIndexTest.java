@@ -9,9 +9,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import legate.tap.show.ExchangeEvent;
+import legate.tap.show.ExchangeEvent.Header;
 import legate.tap.show.ExchangeEvent.Outcome;
 import legate.tap.show.ExchangeEvent.Request;
 import legate.tap.show.ExchangeEvent.Response;
+import legate.tap.show.ExchangeEvent.StreamClosed;
+import legate.tap.show.ExchangeEvent.StreamOpened;
 import legate.tap.show.ProtocolCheck;
 import legate.wire.json.WireJson;
 import org.junit.jupiter.api.Test;
@@ -75,6 +78,27 @@ class SessionIndexTest {
         assertThat(rows.get(0).get("label").asText()).isEqualTo("GetTask");
         assertThat(json(history.tasks()).get("tasks")).isEmpty();
         assertThat(history.exchangesOf(index -> index.exchangesOfTask(huge))).isEmpty();
+    }
+
+    // A gRPC call (A2A §10) is listed by its rpc and the status it ended with, which the status
+    // filter matches by name; a server stream's status comes with its trailers.
+    @Test
+    void aGrpcCallIsListedByItsRpcAndStatus() throws Exception {
+        add(new Request(1, T0, "POST", "/lf.a2a.v1.A2AService/GetTask", "HTTP/2", List.of(), bytes("{\"id\":\"t9\"}")));
+        add(new Response(1, T0.plusMillis(1), 200, List.of(new Header("grpc-status", "5")), new byte[0], 0,
+                Outcome.COMPLETE, Duration.ofMillis(1)));
+        add(new Request(2, T0, "POST", "/lf.a2a.v1.A2AService/SubscribeToTask", "HTTP/2", List.of(), bytes("{\"id\":\"t9\"}")));
+        add(new StreamOpened(2, T0, 200, List.of()));
+        add(new StreamClosed(2, T0.plusMillis(3), 0, 0, Outcome.COMPLETE, Duration.ofMillis(3),
+                List.of(new Header("grpc-status", "0"))));
+        JsonNode rows = json(history.rows(new SessionIndex.Filter("", "", "", ""))).get("rows");
+        assertThat(rows.get(1).get("label").asText()).isEqualTo("gRPC GetTask");
+        assertThat(rows.get(1).get("grpc").asText()).isEqualTo("NOT_FOUND");
+        assertThat(rows.get(1).get("taskIds").toString()).isEqualTo("[\"t9\"]");
+        assertThat(rows.get(0).get("label").asText()).isEqualTo("gRPC SubscribeToTask");
+        assertThat(rows.get(0).get("grpc").asText()).isEqualTo("OK");
+        JsonNode notFound = json(history.rows(new SessionIndex.Filter("", "not_found", "", ""))).get("rows");
+        assertThat(notFound.findValuesAsText("n")).containsExactly("1");
     }
 
     private void exchange(long n, String request, String answer) {

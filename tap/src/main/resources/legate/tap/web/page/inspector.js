@@ -110,16 +110,19 @@ function apply(s, line) {
   if (!x) {
     x = { n, at: line.at, method: '', target: '', rpc: '', rpcId: undefined, reqHeaders: {}, reqBody: '', status: null,
       resHeaders: {}, resBody: '', frames: [], stream: false, open: false, elapsedMs: null, bytes: null, outcome: null,
-      refused: null, flags: [], taskIds: new Set(), contextIds: new Set(), protocol: 'HTTP/1.1' };
+      refused: null, flags: [], taskIds: new Set(), contextIds: new Set(), protocol: 'HTTP/1.1', grpc: null,
+      grpcStatus: null, trailers: {} };
     s.exchanges.set(n, x);
   }
   switch (line.event) {
     case 'request': {
       x.at = line.at; x.method = line.method; x.target = line.target; x.protocol = line.protocol || 'HTTP/1.1';
       x.reqHeaders = line.headers || {}; x.reqBody = line.body || (line.bodyBase64 ? '(binary body)' : '');
+      // A gRPC call (A2A §10) of A2A's service: its request message is the body, as on HTTP+JSON.
+      x.grpc = x.target.startsWith(GRPC_SERVICE) ? x.target.slice(GRPC_SERVICE.length) : null;
       const body = parse(x.reqBody);
       if (body && typeof body === 'object' && !Array.isArray(body)) {
-        x.rpc = typeof body.method === 'string' ? body.method : '';
+        x.rpc = typeof body.method === 'string' && !x.grpc ? body.method : '';
         x.rpcId = body.id;
         // JSON-RPC carries the request in params; HTTP+JSON (A2A §11) sends the request message as the body.
         const p = body.params || (x.rpc ? {} : body);
@@ -129,11 +132,13 @@ function apply(s, line) {
         if (typeof p.id === 'string') x.taskIds.add(p.id);
         if (m.parts) x.said = partsText(m.parts);
       }
+      if (x.grpc) x.rpc = 'gRPC ' + x.grpc;
       break;
     }
     case 'response':
       x.status = line.status; x.resHeaders = line.headers || {}; x.resBody = line.body || '';
       x.elapsedMs = line.elapsedMs; x.bytes = line.bodyBytes; x.outcome = line.outcome;
+      x.grpcStatus = grpcStatus(x.resHeaders);
       observeAnswer(s, x, parse(x.resBody), line.at);
       break;
     case 'stream-opened':
@@ -147,6 +152,7 @@ function apply(s, line) {
     }
     case 'stream-closed':
       x.open = false; x.elapsedMs = line.elapsedMs; x.bytes = line.bodyBytes; x.outcome = line.outcome;
+      x.trailers = line.trailers || {}; x.grpcStatus = grpcStatus(x.trailers);
       break;
     case 'refused':
       x.status = line.status; x.refused = line.reason;
@@ -155,6 +161,32 @@ function apply(s, line) {
       x.flags.push({ exchange: n, at: line.at, problem: line.problem, summary: line.summary, detail: line.detail });
       break;
   }
+}
+
+// gRPC's status codes by number (google.rpc.Code): a call's grpc-status is shown by name, as the tap lists it.
+const GRPC_SERVICE = '/lf.a2a.v1.A2AService/';
+const GRPC_CODES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS',
+  'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL',
+  'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
+
+function field(fields, name) {
+  const entry = Object.entries(fields || {}).find(([k]) => k.toLowerCase() === name);
+  return entry ? String(entry[1]) : null;
+}
+
+// A call's status by name (NOT_FOUND), by number when it is none of gRPC's; null when it has none.
+function grpcStatus(fields) {
+  const code = (field(fields, 'grpc-status') || '').trim();
+  if (!code) return null;
+  return /^\d+$/.test(code) && GRPC_CODES[Number(code)] ? GRPC_CODES[Number(code)] : code;
+}
+
+// "5 NOT_FOUND: Task not found: x": the status as the console words it, grpc-message percent-decoded.
+function grpcSummary(fields) {
+  const code = (field(fields, 'grpc-status') || '').trim();
+  let message = field(fields, 'grpc-message');
+  try { message = message && decodeURIComponent(message); } catch (e) { /* shown as it came */ }
+  return code + ' ' + grpcStatus(fields) + (message ? ': ' + message : '');
 }
 
 function task(s, id, contextId) {
@@ -246,7 +278,8 @@ function partsText(parts) {
 function importedRow(x) {
   return { n: x.n, at: x.at, label: exchangeLabel(x), status: x.status === null ? undefined : x.status, stream: x.stream,
     open: x.open, frames: x.frames.length, elapsedMs: x.elapsedMs === null ? undefined : x.elapsedMs,
-    bytes: x.bytes === null ? undefined : x.bytes, refused: x.refused || undefined, flags: x.flags.map(f => f.summary),
+    bytes: x.bytes === null ? undefined : x.bytes, refused: x.refused || undefined, grpc: x.grpcStatus || undefined,
+    flags: x.flags.map(f => f.summary),
     taskIds: [...x.taskIds], contextIds: [...x.contextIds], target: x.target };
 }
 
@@ -254,7 +287,8 @@ function importedRow(x) {
 function matches(r, f) {
   const has = (v, part) => String(v).toLowerCase().includes(part);
   if (f.method && !has(r.label, f.method) && !has(r.target, f.method)) return false;
-  const status = r.status === undefined ? '' : r.refused ? r.status + ' refused' : String(r.status);
+  const status = r.status === undefined ? '' : r.refused ? r.status + ' refused'
+    : r.grpc ? r.status + ' ' + r.grpc : String(r.status);
   if (f.status && !has(status, f.status)) return false;
   if (f.task && !r.taskIds.some(t => has(t, f.task))) return false;
   if (f.context && !r.contextIds.some(c => has(c, f.context))) return false;
@@ -296,7 +330,9 @@ function pretty(text) {
 }
 
 function statusClass(x) {
-  if (x.refused || (x.status && x.status >= 400)) return 'status-bad';
+  // A listed row names a gRPC call's status `grpc`; an exchange read whole, `grpcStatus` (its `grpc` is the rpc).
+  const grpc = 'grpcStatus' in x ? x.grpcStatus : x.grpc;
+  if (x.refused || (typeof x.status === 'number' && (x.status >= 400 || x.status === 0)) || (grpc && grpc !== 'OK')) return 'status-bad';
   if (x.open) return 'status-open';
   return 'status-ok';
 }
@@ -347,7 +383,7 @@ function filters() {
 
 function row(r) {
   const status = r.refused ? r.status + ' (tap)' : r.status === undefined ? '…'
-    : r.status + (r.open ? ' stream' : r.stream ? ' stream, ' + r.frames + ' frames' : '');
+    : r.status + (r.grpc ? ' ' + r.grpc : '') + (r.open ? ' stream' : r.stream ? ' stream, ' + r.frames + ' frames' : '');
   const flags = r.flags || [];
   const tr = el('tr', { data: { exchange: r.n }, on: { click: () => show('exchange', r.n) } },
     el('td', { class: 'mono' }, r.n), el('td', { class: 'mono' }, clock(r.at)), el('td', {}, r.label),
@@ -503,12 +539,26 @@ function headerBlock(headers) {
 
 function curl(x) {
   const q = s => "'" + String(s).replace(/'/g, "'\\''") + "'";
+  if (x.grpc) return grpcurl(x, q);
   const base = location.protocol + '//' + location.hostname + ':' + (ui.tapPort || location.port);
   const parts = ['curl', x.stream ? '-N' : null, '-X', x.method, q((ui.tapUrl || base) .replace(/\/$/, '') + x.target)].filter(Boolean);
   // curl writes its own framing and connection headers; the rest go as they were sent.
   const own = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'upgrade', 'http2-settings', 'keep-alive', 'te', 'expect']);
   for (const [k, v] of Object.entries(x.reqHeaders)) if (!own.has(k.toLowerCase())) parts.push('-H', q(k + ': ' + v));
   if (x.reqBody) parts.push('--data-raw', q(x.reqBody));
+  return parts.join(' ');
+}
+
+// A gRPC call again, with grpcurl: the tap's port takes gRPC beside HTTP/1.1, and a2a.proto (in
+// this project's a2a-model/src/main/proto) gives grpcurl the service, since Legate serves no reflection.
+function grpcurl(x, q) {
+  const tap = (ui.tapUrl || (location.protocol + '//' + location.hostname + ':' + location.port)).replace(/^\w+:\/\//, '').replace(/\/.*$/, '');
+  const parts = ['grpcurl', '-plaintext', '-import-path', 'a2a-model/src/main/proto', '-proto', 'a2a.proto'];
+  // grpcurl writes its own transport and gRPC framing fields; the metadata goes as it was sent.
+  const own = new Set(['content-type', 'te', 'user-agent', 'grpc-accept-encoding', 'grpc-encoding', 'grpc-timeout']);
+  for (const [k, v] of Object.entries(x.reqHeaders)) if (!own.has(k.toLowerCase())) parts.push('-H', q(k + ': ' + v));
+  if (x.reqBody) parts.push('-d', q(x.reqBody));
+  parts.push(tap, x.target.replace(/^\//, ''));
   return parts.join(' ');
 }
 
@@ -525,10 +575,13 @@ function rawExchange(x) {
     ...x.flags.map(f => el('div', { class: 'status-bad' }, '⚠ ' + f.summary + ' (' + f.detail + ')')),
     el('h3', {}, 'Request'), el('div', { class: 'mono' }, x.method + ' ' + x.target + ' ' + x.protocol), headerBlock(x.reqHeaders),
     x.reqBody ? el('pre', { id: 'raw-request' }, pretty(x.reqBody)) : null,
-    el('button', { id: 'copy-curl', on: { click: () => navigator.clipboard && navigator.clipboard.writeText(curlText) } }, 'Copy as curl'),
+    el('button', { id: 'copy-curl', on: { click: () => navigator.clipboard && navigator.clipboard.writeText(curlText) } },
+      x.grpc ? 'Copy as grpcurl' : 'Copy as curl'),
     el('pre', { id: 'curl' }, curlText),
     el('h3', {}, 'Response'),
-    el('div', { class: statusClass(x) }, x.refused ? x.status + ' from the tap: ' + x.refused : x.status === null ? 'waiting…' : String(x.status)),
+    el('div', { class: statusClass(x) }, x.refused ? x.status + ' from the tap: ' + x.refused : x.status === null ? 'waiting…'
+      : String(x.status) + (x.grpcStatus ? ' grpc-status ' + grpcSummary(x.stream ? x.trailers : x.resHeaders) : '')
+        + (x.outcome && x.outcome !== 'COMPLETE' ? ' (' + x.outcome + ')' : '')),
     headerBlock(x.resHeaders)];
   if (x.stream) {
     parts.push(el('table', { class: 'frames' }, el('tbody', {}, ...x.frames.map(f => el('tr', {},
@@ -537,6 +590,7 @@ function rawExchange(x) {
   } else if (x.resBody) {
     parts.push(el('pre', { id: 'raw-response' }, pretty(x.resBody)));
   }
+  if (Object.keys(x.trailers).length) parts.push(el('h3', {}, 'Trailers'), headerBlock(x.trailers));
   return parts;
 }
 
