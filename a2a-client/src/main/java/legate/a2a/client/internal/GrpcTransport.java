@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.client.AgentErrorException;
 import legate.a2a.client.ErrorInfo;
 import legate.a2a.client.InvalidResponseException;
@@ -44,8 +45,10 @@ import lf.a2a.v1.StreamResponse;
  * service parameters and credentials in metadata, and a failed call read back into the same
  * exceptions as the JSON-RPC transport's (the A2A error by its ErrorInfo reason, else by the status).
  *
- * <p>gRPC streams carry no event ids, so a cut gRPC stream is not resumed after an event; a
- * {@code last-event-id} the caller already holds is still sent, as Legate's server reads it.
+ * <p>gRPC messages carry no event ids. An agent with Legate's resumable streams extension names
+ * the first message's id in the stream's response headers ({@link GrpcMetadata#FIRST_EVENT_ID}),
+ * each later message being the task's next event, so each message is delivered with its id and a
+ * cut stream is resumed with {@code last-event-id} metadata as an SSE one is with its header.
  * Thread-safe: calls share the channel only.
  */
 public final class GrpcTransport implements Transport {
@@ -107,13 +110,26 @@ public final class GrpcTransport implements Transport {
         if (progress.lastEventId() != null) {
             extra.put(GrpcMetadata.LAST_EVENT_ID, progress.lastEventId());
         }
+        AtomicReference<Metadata> responseHeaders = new AtomicReference<>();
         ClientCall<Message, Message> call = ClientInterceptors.intercept(stamped,
-                MetadataUtils.newAttachHeadersInterceptor(extra)).newCall(rpc(method), CallOptions.DEFAULT);
+                MetadataUtils.newAttachHeadersInterceptor(extra),
+                MetadataUtils.newCaptureMetadataInterceptor(responseHeaders, new AtomicReference<>()))
+                .newCall(rpc(method), CallOptions.DEFAULT);
         progress.open(method.equals(A2aMethods.SUBSCRIBE_TO_TASK));
+        int read = 0;
         try {
             Iterator<Message> events = ClientCalls.blockingServerStreamingCall(call, request);
+            long next = 0;
             while (events.hasNext()) {
-                if (!progress.deliver((StreamResponse) events.next(), null)) {
+                StreamResponse event = (StreamResponse) events.next();
+                if (read++ == 0) {
+                    // The headers came before the first message: they name its id, when the agent resumes streams.
+                    next = firstEventId(responseHeaders.get());
+                }
+                // Each message after the first is the task's next event; a Message (which ends a
+                // turn) is not one of the task's events and has no id.
+                String eventId = next > 0 && !event.hasMessage() ? Long.toString(next++) : null;
+                if (!progress.deliver(event, eventId)) {
                     // The listener is done (or the turn is over): the call is given up, the task is not.
                     call.cancel("the client has read what it wanted", null);
                     break;
@@ -121,7 +137,25 @@ public final class GrpcTransport implements Transport {
             }
             return progress.end();
         } catch (StatusRuntimeException e) {
-            throw failure(method, e, null);
+            RuntimeException failure = failure(method, e, null);
+            if (read > 0 && e.getStatus().getCode() == Status.Code.UNAVAILABLE && GrpcErrorMapping.errorInfo(e) == null
+                    && !(failure instanceof TransportException)) {
+                // After messages, an UNAVAILABLE with no A2A error in it is the connection lost mid-stream
+                // (grpc-java's own status for it), not the agent's answer: a cut, which may be resumed.
+                throw new TransportException(TransportException.Kind.CUT, target, "the connection to " + target
+                        + " broke: " + describe(e.getStatus()), e);
+            }
+            throw failure;
+        }
+    }
+
+    /** The id {@link GrpcMetadata#FIRST_EVENT_ID} names, or 0 when the headers name none (an agent without the extension). */
+    private static long firstEventId(Metadata headers) {
+        String id = headers == null ? null : headers.get(GrpcMetadata.FIRST_EVENT_ID);
+        try {
+            return id == null ? 0 : Math.max(0, Long.parseLong(id.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

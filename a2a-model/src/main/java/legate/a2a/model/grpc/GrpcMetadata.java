@@ -17,6 +17,12 @@ public final class GrpcMetadata {
      * after, as the JSON-RPC binding reads it from the SSE header of that name.
      */
     public static final Metadata.Key<String> LAST_EVENT_ID = ascii("last-event-id");
+    /**
+     * Legate's resumable streams extension: in a server stream's response headers, the id of its
+     * first message; each message after it is the task's next event, one id further on. gRPC
+     * messages carry no id of their own, as SSE frames do.
+     */
+    public static final Metadata.Key<String> FIRST_EVENT_ID = ascii("legate-first-event-id");
 
     private GrpcMetadata() {
     }

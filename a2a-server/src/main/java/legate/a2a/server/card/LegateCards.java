@@ -23,7 +23,9 @@ public final class LegateCards {
             .setDescription("Every SSE frame of SendStreamingMessage and SubscribeToTask carries an id: the task"
                     + " event's sequence number, the same on every stream. A client that loses a stream calls"
                     + " SubscribeToTask with the Last-Event-ID header set to the last id it read, and gets every"
-                    + " event after it, then the live ones.")
+                    + " event after it, then the live ones. On gRPC the stream's response headers carry"
+                    + " legate-first-event-id, the id of its first message, each message after it being the next"
+                    + " event; the resubscription carries last-event-id metadata.")
             // Optional: a client that ignores it sees the spec's behaviour unchanged.
             .setRequired(false)
             .build();

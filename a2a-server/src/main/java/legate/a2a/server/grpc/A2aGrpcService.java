@@ -235,7 +235,7 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         }
         counter.count(method, ServerMetrics.OK, start);
         new GrpcEventStream((ServerCallStreamObserver<StreamResponse>) response, subscription,
-                A2aGrpcService::status, this.open).start();
+                A2aGrpcService::status, this.open, FirstEventIds.current()).start();
     }
 
     /**

@@ -2,6 +2,7 @@ package legate.a2a.server.grpc;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import legate.a2a.model.A2aException;
@@ -26,13 +27,17 @@ final class GrpcEventStream implements Consumer<Signal> {
     private final Set<GrpcEventStream> open;
     // Guarded by this: a publisher and the drain may both end the call, and the observer is not thread-safe.
     private boolean over;
+    private boolean sent;
+    private final AtomicLong first;
 
     /**
      * @param toStatus the gRPC status an error ends the call with
      * @param open the binding's open streams, which this one joins until it ends (the drain ends them)
+     * @param first where the id of the first message goes, for the response headers ({@link FirstEventIds})
      */
     GrpcEventStream(ServerCallStreamObserver<StreamResponse> call, Subscription subscription,
-                    Function<A2aException, RuntimeException> toStatus, Set<GrpcEventStream> open) {
+                    Function<A2aException, RuntimeException> toStatus, Set<GrpcEventStream> open, AtomicLong first) {
+        this.first = first;
         this.call = call;
         this.subscription = subscription;
         this.toStatus = toStatus;
@@ -52,7 +57,14 @@ final class GrpcEventStream implements Consumer<Signal> {
             return;
         }
         switch (signal) {
-            case Signal.Event e -> call.onNext(e.event());
+            case Signal.Event e -> {
+                if (!sent) {
+                    // The response headers leave with this message and name its id (FirstEventIds).
+                    first.compareAndSet(0, e.seq());
+                    sent = true;
+                }
+                call.onNext(e.event());
+            }
             case Signal.End end -> finish(null);
             // Before the first event or after some: gRPC has one way to fail a call, its status.
             case Signal.Failure f -> finish(toStatus.apply(f.error()));

@@ -49,7 +49,8 @@ public final class GrpcListener {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
                 .maxInboundMessageSize(maxMessageBytes)
-                .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter)));
+                .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
+                        new FirstEventIds()));
         if (tls != null) {
             builder.sslContext(sslContext(tls));
         }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
 import legate.a2a.model.ProtoJson;
@@ -110,9 +111,14 @@ final class GrpcPeerForwarding {
                 throw GrpcErrorMapping.exception(A2aError.INTERNAL, "the instance that runs the conversation ("
                         + peer + ") answered a stream with a single result");
             }
+            AtomicLong first = FirstEventIds.current();
             new SseParser(MAX_REPLY_BYTES).parse(in, frame -> {
                 JsonNode result = ForwardedReply.result(frame.data().getBytes(StandardCharsets.UTF_8), peer, false);
+                // The peer's SSE id of the first frame names the first message, as this instance's
+                // own would (FirstEventIds); -1 once the headers have left with that message.
+                first.compareAndSet(0, eventId(frame.id()));
                 call.onNext((StreamResponse) read(result, StreamResponse.newBuilder(), peer));
+                first.compareAndSet(0, -1);
                 return true;
             });
             if (!call.isCancelled()) {
@@ -124,6 +130,15 @@ final class GrpcPeerForwarding {
             end(call, cut(peer, e));
         } finally {
             hangUp.run();
+        }
+    }
+
+    /** An SSE id as an event's number; 0 when it is none. */
+    private static long eventId(String id) {
+        try {
+            return id == null ? 0 : Math.max(0, Long.parseLong(id.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

@@ -5,17 +5,21 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.rpc.ErrorInfo;
 import io.grpc.CallOptions;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.model.grpc.GrpcErrorMapping;
+import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.ServerConfig;
 import legate.testsupport.Cleanup;
 import lf.a2a.v1.A2AServiceGrpc;
@@ -84,6 +88,26 @@ class GrpcBindingTest {
         List<StreamResponse> rest = drain(subscription);
         assertThat(states(rest)).last().isEqualTo(TaskState.TASK_STATE_CANCELED);
         agent.release();
+    }
+
+    // The resumable streams extension on gRPC, whose messages carry no id: a stream's response
+    // headers name its first message's id, and each message after it is the next event, so a
+    // stream resumed after event 2 (last-event-id metadata) starts at 3 and holds the rest.
+    @Test
+    void aStreamsResponseHeadersNameItsFirstEventsId() {
+        AtomicReference<Metadata> headers = new AtomicReference<>();
+        A2AServiceGrpc.A2AServiceBlockingStub capturing = stub.withInterceptors(
+                MetadataUtils.newCaptureMetadataInterceptor(headers, new AtomicReference<>()));
+        List<StreamResponse> events = drain(capturing.sendStreamingMessage(send(GrpcAgent.message("again"))));
+        assertThat(headers.get().get(GrpcMetadata.FIRST_EVENT_ID)).isEqualTo("1");
+        assertThat(events).hasSizeGreaterThan(2);
+
+        Metadata after = new Metadata();
+        after.put(GrpcMetadata.LAST_EVENT_ID, "2");
+        List<StreamResponse> resumed = drain(capturing.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(after))
+                .subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(events.getFirst().getTask().getId()).build()));
+        assertThat(headers.get().get(GrpcMetadata.FIRST_EVENT_ID)).isEqualTo("3");
+        assertThat(resumed).isEqualTo(events.subList(2, events.size()));
     }
 
     // PROTOCOL (A2A §3.1.1): an INPUT_REQUIRED task continues with a message into the same taskId.

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
@@ -165,7 +166,9 @@ class GrpcForwardingAcrossInstancesTest {
         AgentServer b = b();
         leasedTo(a, "ctx-on-a");
 
-        Iterator<StreamResponse> events = stub(b, ALICE).sendStreamingMessage(send(inContext("ctx-on-a", "gated")));
+        AtomicReference<Metadata> headers = new AtomicReference<>();
+        Iterator<StreamResponse> events = stub(b, ALICE).withInterceptors(MetadataUtils.newCaptureMetadataInterceptor(
+                headers, new AtomicReference<>())).sendStreamingMessage(send(inContext("ctx-on-a", "gated")));
         List<StreamResponse> read = new ArrayList<>();
         read.add(events.next());
         read.add(events.next());
@@ -178,6 +181,8 @@ class GrpcForwardingAcrossInstancesTest {
                 TaskState.TASK_STATE_COMPLETED);
         assertThat(read.get(0).getTask().getContextId()).isEqualTo("ctx-on-a");
         assertThat(ranOn).containsExactly("A:gated");
+        // The resumable streams extension holds through the relay: A's first SSE id names B's first message.
+        assertThat(headers.get().get(GrpcMetadata.FIRST_EVENT_ID)).isEqualTo("1");
     }
 
     // PROTOCOL (A2A §3.5.2): a client that cancels its stream ends that stream only, here the one from A too.
