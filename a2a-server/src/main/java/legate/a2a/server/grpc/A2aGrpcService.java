@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * nothing is translated). An {@link A2aException} ends the call with the status
  * {@link GrpcErrorMapping} names; nothing else reaches the caller but INTERNAL. A call the handler
  * finds belongs to a conversation another instance runs ({@link RunsElsewhere}: SendMessage,
- * SendStreamingMessage, CancelTask) is carried out there ({@link GrpcPeerForwarding}).
+ * SendStreamingMessage, CancelTask, and the push configurations' Create and Delete, whose webhooks
+ * that instance pumps) is carried out there ({@link GrpcPeerForwarding}), as on every binding.
  *
  * <p>A method the service does not have (another service, an unknown name) is answered
  * UNIMPLEMENTED by grpc-java itself, before anything here runs.
@@ -115,7 +116,9 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
     @Override
     public void createTaskPushNotificationConfig(TaskPushNotificationConfig request,
                                                  StreamObserver<TaskPushNotificationConfig> response) {
-        unary("CreateTaskPushNotificationConfig", response, () -> h().createPushConfig(request, caller()));
+        unary("CreateTaskPushNotificationConfig", response, () -> h().createPushConfig(request, caller()), peer ->
+                forwarding.unary(peer, A2aMethods.CREATE_PUSH_CONFIG, request, headers(),
+                        TaskPushNotificationConfig.newBuilder()));
     }
 
     @Override
@@ -136,7 +139,7 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
         unary("DeleteTaskPushNotificationConfig", response, () -> {
             h().deletePushConfig(request, caller());
             return Empty.getDefaultInstance();
-        });
+        }, peer -> forwarding.unary(peer, A2aMethods.DELETE_PUSH_CONFIG, request, headers(), Empty.newBuilder()));
     }
 
     @Override

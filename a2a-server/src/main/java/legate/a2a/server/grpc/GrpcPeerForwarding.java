@@ -1,6 +1,7 @@
 package legate.a2a.server.grpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Empty;
 import com.google.protobuf.Message;
 import io.grpc.Context;
 import io.grpc.Deadline;
@@ -166,6 +167,10 @@ final class GrpcPeerForwarding {
     }
 
     private static Message read(JsonNode result, Message.Builder into, URI peer) {
+        if (into instanceof Empty.Builder && (result == null || result.isNull())) {
+            // PROTOCOL (A2A §9.4): JSON-RPC answers google.protobuf.Empty as null.
+            return Empty.getDefaultInstance();
+        }
         try {
             return ProtoJson.read(result, "result", into).build();
         } catch (A2aException e) {

@@ -3,11 +3,21 @@ package legate.a2a.server.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Empty;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.task.SharedLeases;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskStore;
 import legate.testsupport.Cleanup;
+import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.DeleteTaskPushNotificationConfigRequest;
+import lf.a2a.v1.TaskPushNotificationConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -66,6 +76,40 @@ class PushAcrossInstancesTest {
         assertThat(b.call("DeleteTaskPushNotificationConfig", "{\"taskId\":\"" + taskId + "\",\"id\":\"" + id + "\"}")
                 .has("error")).isFalse();
         assertThat(a.server.push().tracked()).isZero();
+    }
+
+    // README "Several instances": Create and Delete are forwarded to the instance that pumps the
+    // task's webhooks on every binding; on gRPC they were refused UNAVAILABLE, naming that instance.
+    @Test
+    void aWebhookRegisteredAndDeletedOverGrpcThroughBIsCarriedOutByA() throws Exception {
+        WebhookReceiver r = cleanup.register(new WebhookReceiver());
+        PushAgent a = instance(PushDeliveryTest.allowing(r));
+        PushAgent b = instance(PushDeliveryTest.allowing(r));
+        String taskId = PushAgent.taskId(a.send("ask", null, false));
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", b.server.grpcPort()).usePlaintext().build();
+        cleanup.register(() -> {
+            channel.shutdownNow();
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        });
+        Metadata version = new Metadata();
+        version.put(GrpcMetadata.VERSION, "1.0");
+        A2AServiceGrpc.A2AServiceBlockingStub onB = A2AServiceGrpc.newBlockingStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(version));
+
+        TaskPushNotificationConfig created = onB.createTaskPushNotificationConfig(TaskPushNotificationConfig.newBuilder()
+                .setTaskId(taskId).setUrl(r.url("/over-grpc")).build());
+        assertThat(created.getTaskId()).isEqualTo(taskId);
+        assertThat(a.server.push().tracked()).as("A pumps the webhook").isEqualTo(1);
+        assertThat(reply(b, taskId, "steps 3").get("result").get("task").get("status").get("state").asText())
+                .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(PushDeliveryTest.kinds(r.next(6, WAIT))).containsExactlyElementsOf(PushDeliveryTest.THREE_STEPS);
+
+        String parked = PushAgent.taskId(a.send("ask", null, false));
+        TaskPushNotificationConfig second = onB.createTaskPushNotificationConfig(TaskPushNotificationConfig.newBuilder()
+                .setTaskId(parked).setUrl(r.url("/gone-soon")).build());
+        assertThat(onB.deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest.newBuilder()
+                .setTaskId(parked).setId(second.getId()).build())).isEqualTo(Empty.getDefaultInstance());
+        assertThat(a.server.push().tracked()).as("A's pump for the deleted webhook is gone").isZero();
     }
 
     @Test
