@@ -14,6 +14,7 @@ import legate.a2a.client.AgentErrorException;
 import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
 import legate.a2a.client.ClientTrust;
+import legate.a2a.client.ClientCertificate;
 import legate.a2a.client.Credentials;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.TransportException;
@@ -102,6 +103,15 @@ final class ClientCommand implements Callable<Integer> {
             description = "Refuse an agent whose card is not signed by this key: a PEM public key file, a JWK or JWKS file, "
                     + "or a JWKS URL [A2A_TRUST].")
     String trust;
+
+    @Option(names = "--client-cert", descriptionKey = "A2A_CLIENT_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,
+            description = "Present this TLS client certificate (PEM; the chain may follow it) to an https agent that asks"
+                    + " for one: a card's mutual TLS scheme [A2A_CLIENT_CERT]; needs --client-key.")
+    Path clientCert;
+
+    @Option(names = "--client-key", descriptionKey = "A2A_CLIENT_KEY", paramLabel = "PEM", scope = ScopeType.INHERIT,
+            description = "The client certificate's private key (PEM: PKCS#8, or traditional RSA/EC) [A2A_CLIENT_KEY].")
+    Path clientKey;
 
     @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,
             description = "Also trust the certificate authorities in this PEM file for https (besides the JDK's) [A2A_CA_CERT].")
@@ -239,9 +249,18 @@ final class ClientCommand implements Callable<Integer> {
             }
         }
         ClientTrust clientTrust = ClientTrust.DEFAULTS;
+        if ((clientCert == null) != (clientKey == null)) {
+            return usage("--client-cert and --client-key (A2A_CLIENT_CERT, A2A_CLIENT_KEY) go together: set both, or neither");
+        }
+        ClientCertificate certificate;
         try {
-            if (caCert != null) {
-                clientTrust = clientTrust.withTls(TrustedCertificates.withCaFile(caCert));
+            certificate = clientCert == null ? null : ClientCertificate.read(clientCert, clientKey);
+        } catch (PemException e) {
+            return usage("--client-cert/--client-key " + e.getMessage());
+        }
+        try {
+            if (caCert != null || certificate != null) {
+                clientTrust = clientTrust.withTls(TrustedCertificates.context(caCert, certificate));
             }
         } catch (PemException e) {
             return usage("--ca-cert " + e.getMessage());
@@ -259,6 +278,9 @@ final class ClientCommand implements Callable<Integer> {
         EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), err(), json,
                 json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
         Credentials credentials = new Credentials(token, apiKey);
+        if (certificate != null) {
+            credentials = credentials.withClientCertificate();
+        }
         try (A2aClient client = A2aClient.connect(base, config.withTrust(clientTrust).withCredentials(credentials))) {
             String unmet = credentials.unmet(client.card());
             if (unmet != null) {

@@ -8,10 +8,13 @@ import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.auth.ApiKeys;
 import legate.a2a.server.auth.BearerTokens;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.ClientCertificates;
 import legate.a2a.server.auth.CredentialScheme;
 import legate.a2a.server.auth.JwtBearer;
 import legate.a2a.server.auth.PublicKeyFile;
 import legate.a2a.server.auth.TokensFile;
+import legate.wire.pem.PemException;
+import legate.wire.pem.PemFile;
 import lf.a2a.v1.AgentCard;
 import picocli.CommandLine.Option;
 
@@ -26,6 +29,7 @@ final class SecurityOptions {
     static final String JWT_KEY = "A2A_JWT_KEY";
     static final String JWT_ISSUER = "A2A_JWT_ISSUER";
     static final String JWT_AUDIENCE = "A2A_JWT_AUDIENCE";
+    static final String CLIENT_CA = "A2A_CLIENT_CA";
     static final String INSECURE = "A2A_INSECURE";
     static final String EXTENDED_CARD = "A2A_EXTENDED_CARD";
     static final String MAX_TASKS_PER_PRINCIPAL = "MAX_TASKS_PER_PRINCIPAL";
@@ -55,6 +59,11 @@ final class SecurityOptions {
             description = "The aud every accepted JWT must name [A2A_JWT_AUDIENCE].")
     String jwtAudience;
 
+    @Option(names = "--client-ca", descriptionKey = CLIENT_CA, paramLabel = "PEM",
+            description = "Mutual TLS: accept callers presenting a client certificate issued by these authorities (PEM),"
+                    + " the caller named by its subject's CN; needs TLS_CERT and TLS_KEY [A2A_CLIENT_CA].")
+    Path clientCa;
+
     @Option(names = "--insecure", descriptionKey = INSECURE, defaultValue = "false", arity = "0..1",
             description = "Serve a non-loopback address without authentication, on purpose [A2A_INSECURE] (default: ${DEFAULT-VALUE}).")
     boolean insecure;
@@ -76,6 +85,7 @@ final class SecurityOptions {
         settings.get(JWT_KEY).ifPresent(v -> jwtKey = Path.of(v));
         jwtIssuer = settings.get(JWT_ISSUER).orElse(null);
         jwtAudience = settings.get(JWT_AUDIENCE).orElse(null);
+        settings.get(CLIENT_CA).ifPresent(v -> clientCa = Path.of(v));
         insecure = settings.get(INSECURE).map(Boolean::parseBoolean).orElse(false);
         settings.get(EXTENDED_CARD).ifPresent(v -> extendedCard = Path.of(v));
         maxTasksPerPrincipal = Integer.parseInt(settings.get(MAX_TASKS_PER_PRINCIPAL).orElse(DEFAULT_MAX_TASKS_PER_PRINCIPAL));
@@ -109,13 +119,20 @@ final class SecurityOptions {
         } else if (jwtIssuer != null || jwtAudience != null) {
             throw new IllegalArgumentException("A2A_JWT_ISSUER and A2A_JWT_AUDIENCE need A2A_JWKS_URL or A2A_JWT_KEY");
         }
+        if (clientCa != null) {
+            try {
+                schemes.add(new ClientCertificates(PemFile.read(clientCa).certificates()));
+            } catch (PemException e) {
+                throw new IllegalArgumentException("A2A_CLIENT_CA: " + e.getMessage());
+            }
+        }
         CallerAuthentication authentication = new CallerAuthentication(schemes);
         AgentCard extended = null;
         if (extendedCard != null) {
             if (!authentication.isEnabled()) {
                 // PROTOCOL (A2A §3.1.11): the extended card is for callers authenticated with a scheme of the public card.
                 throw new IllegalArgumentException("A2A_EXTENDED_CARD needs an authentication scheme"
-                        + " (A2A_TOKENS_FILE, A2A_JWKS_URL or A2A_JWT_KEY): it is for authenticated callers only");
+                        + " (A2A_TOKENS_FILE, A2A_JWKS_URL, A2A_JWT_KEY or A2A_CLIENT_CA): it is for authenticated callers only");
             }
             extended = ServerSecurity.readExtendedCard(extendedCard);
         }

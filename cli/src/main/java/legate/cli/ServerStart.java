@@ -87,6 +87,10 @@ final class ServerStart {
         ServerSetup setup = plain.withHttps(serverEdge.tls() != null);
         try {
             ServerConfig config = server.config(setup.rpcPath()).withPush(pushSettings);
+            if (serverEdge.tls() == null && !config.security().authentication().clientAuthorities().isEmpty()) {
+                throw new Refused(2, "A2A_CLIENT_CA needs TLS_CERT and TLS_KEY: a client certificate is presented"
+                        + " in the TLS handshake, so the server must serve HTTPS");
+            }
             return new Prepared(setup, serverEdge, config, server.telemetry(serviceName));
         } catch (IllegalArgumentException e) {
             throw new Refused(2, e.getMessage());

@@ -43,7 +43,7 @@ class TlsAgentTest {
         List<String> argv = new ArrayList<>(List.of("agent"));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(dir)
                 .without("HOST", "PUBLIC_URL", "AGENT_NAME", "DATA_DIR", "DATABASE_URL", "TLS_CERT", "TLS_KEY",
-                        "CARD_SIGNING_KEY", "CORS_ORIGINS")
+                        "CARD_SIGNING_KEY", "CORS_ORIGINS", "A2A_CLIENT_CA", "A2A_TOKENS_FILE")
                 .env(Map.of("PORT", "0", "STEP_DELAY_MS", "0", "TASK_STORE", "memory"))
                 .env(env);
     }
@@ -64,6 +64,38 @@ class TlsAgentTest {
         assertThat(ask.exit()).as(ask.err()).isZero();
         assertThat(ask.out()).contains("completed");
         assertThat(untrusted.exit()).isEqualTo(4);
+    }
+
+    // README "Authentication": with A2A_CLIENT_CA the agent asks callers for a client certificate
+    // (mutual TLS); legate client presents one with --client-cert/--client-key, and without one is
+    // told what the card asks for and refused (exit 3).
+    @Test
+    void anAgentAskingForClientCertificatesServesTheClientThatPresentsOne() {
+        TestPki.CertificateFiles alice = pki.clientCertificate("alice", "alice");
+        RunningChild child = cleanup.register(agent(Map.of("TLS_CERT", pki.serverChain().toString(),
+                "TLS_KEY", pki.serverKey().toString(), "A2A_CLIENT_CA", pki.caCert().toString())).start());
+        String url = "https://127.0.0.1:" + child.awaitLine(LISTENING, START_LIMIT).group(1);
+
+        Run ask = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "--client-cert",
+                alice.certificate().toString(), "--client-key", alice.key().toString(), "ask", "Count these words.");
+        Run without = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "ask", "Hello.");
+        Run half = ClientCommandTest.legate(url, "client", "--client-cert", alice.certificate().toString(), "card");
+
+        assertThat(ask.exit()).as(ask.err()).isZero();
+        assertThat(ask.out()).contains("completed");
+        assertThat(without.exit()).as(without.err()).isEqualTo(3);
+        assertThat(without.err()).contains("asks for mtls").contains("--client-cert");
+        assertThat(half.exit()).isEqualTo(2);
+        assertThat(half.err()).contains("--client-cert and --client-key");
+    }
+
+    // A client certificate is presented in the TLS handshake: mutual TLS without TLS cannot start.
+    @Test
+    void clientCertificatesWithoutTlsAreAUsageError() {
+        ChildRun run = agent(Map.of("A2A_CLIENT_CA", pki.caCert().toString())).run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("A2A_CLIENT_CA needs TLS_CERT and TLS_KEY").doesNotContain("Exception");
     }
 
     @Test

@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * A certificate authority made for one test, with openssl as a child process: a CA, a server
- * certificate for {@code localhost}, {@code 127.0.0.1} and {@code ::1} signed by it, and private
- * keys of each kind and PEM form a Legate key setting accepts. Nothing is trusted beyond the test.
+ * certificate for {@code localhost}, {@code 127.0.0.1} and {@code ::1} signed by it, client
+ * certificates for mutual TLS, and private keys of each kind and PEM form a Legate key setting accepts. Nothing is trusted beyond the test.
  * A missing openssl fails the test, naming it.
  */
 public final class TestPki {
@@ -52,6 +52,23 @@ public final class TestPki {
     /** The server's private key, PKCS#8. */
     public Path serverKey() {
         return dir.resolve("server.key");
+    }
+
+    /** A certificate's file (PEM) and its private key's (PKCS#8), as a client is configured with them. */
+    public record CertificateFiles(Path certificate, Path key) {
+    }
+
+    /**
+     * A client certificate for mutual TLS, signed by this CA: subject {@code CN=commonName}, extended
+     * key usage clientAuth, an EC P-256 key; its files named after {@code name}.
+     */
+    public CertificateFiles clientCertificate(String name, String commonName) {
+        openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", name + ".key");
+        openssl("req", "-new", "-key", name + ".key", "-subj", "/CN=" + commonName, "-out", name + ".csr");
+        write(name + ".ext", "extendedKeyUsage=clientAuth\n");
+        openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem");
+        return new CertificateFiles(dir.resolve(name + ".pem"), dir.resolve(name + ".key"));
     }
 
     /**

@@ -30,20 +30,35 @@ public final class TrustedCertificates {
      * @throws PemException naming the file when it holds no certificate
      */
     public static SSLContext withCaFile(Path caFile) throws PemException {
-        List<X509Certificate> cas = PemFile.read(caFile).certificates();
+        return context(caFile, null);
+    }
+
+    /**
+     * A TLS context trusting the JDK's authorities and those of {@code caFile} (null: the JDK's
+     * only), and presenting {@code certificate} to a server that asks for one (mutual TLS; null:
+     * none).
+     *
+     * @throws PemException naming the file when it holds no certificate or they cannot be used
+     */
+    public static SSLContext context(Path caFile, ClientCertificate certificate) throws PemException {
+        List<X509Certificate> cas = caFile == null ? List.of() : PemFile.read(caFile).certificates();
         try {
-            KeyStore extra = KeyStore.getInstance("PKCS12");
-            extra.load(null, null);
-            for (int i = 0; i < cas.size(); i++) {
-                extra.setCertificateEntry("ca-" + i, cas.get(i));
-            }
-            X509TrustManager file = trustManager(extra);
             X509TrustManager jdk = trustManager(null);
+            X509TrustManager trusted = jdk;
+            if (!cas.isEmpty()) {
+                KeyStore extra = KeyStore.getInstance("PKCS12");
+                extra.load(null, null);
+                for (int i = 0; i < cas.size(); i++) {
+                    extra.setCertificateEntry("ca-" + i, cas.get(i));
+                }
+                trusted = new Either(jdk, trustManager(extra));
+            }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new Either(jdk, file)}, null);
+            context.init(certificate == null ? null : certificate.keyManagers(), new TrustManager[] {trusted}, null);
             return context;
         } catch (GeneralSecurityException | IOException e) {
-            throw new PemException(caFile + ": its certificates cannot be trusted (" + e.getMessage() + ")");
+            throw new PemException((caFile != null ? caFile + ": its certificates cannot be trusted"
+                    : "the client certificate cannot be used") + " (" + e.getMessage() + ")");
         }
     }
 

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -115,8 +116,13 @@ public final class AgentServer implements AutoCloseable {
         // stream is as long as the task runs. A2A requests are a few hundred bytes; a larger body
         // is read in several fills. (8 KB, the default, was a third of a held stream's memory.)
         http1.setInputBufferSize(2048);
+        List<X509Certificate> clientAuthorities = config.security().authentication().clientAuthorities();
+        if (!clientAuthorities.isEmpty() && config.edge().tls() == null) {
+            throw new IllegalArgumentException("mutual TLS needs TLS: a client certificate is presented in the TLS"
+                    + " handshake, so the server must serve HTTPS (TLS_CERT, TLS_KEY)");
+        }
         this.connector = config.edge().tls() == null ? new ServerConnector(jetty, 1, 1, http1)
-                : Https.connector(jetty, http, http1, config.edge().tls());
+                : Https.connector(jetty, http, http1, config.edge().tls(), clientAuthorities);
         connector.setHost(config.host());
         connector.setPort(config.port());
         // Streams stay open across long turns; SSE keep-alive comments keep them under this.

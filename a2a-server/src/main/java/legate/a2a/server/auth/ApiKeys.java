@@ -40,7 +40,8 @@ public record ApiKeys(String header, TokensFile tokens) implements CredentialSch
     }
 
     @Override
-    public Verdict verify(HttpFields headers) {
+    public Verdict verify(Presented presented) {
+        HttpFields headers = presented.headers();
         String key = headers.get(header);
         if (key == null || key.isBlank()) {
             return new Verdict.Absent();

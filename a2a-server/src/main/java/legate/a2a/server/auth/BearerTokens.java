@@ -29,7 +29,8 @@ public record BearerTokens(TokensFile tokens) implements CredentialScheme {
     }
 
     @Override
-    public Verdict verify(HttpFields headers) {
+    public Verdict verify(Presented presented) {
+        HttpFields headers = presented.headers();
         String token = BearerCredential.of(headers);
         if (token == null) {
             return new Verdict.Absent();

@@ -1,7 +1,9 @@
 package legate.a2a.server.auth;
 
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import legate.a2a.server.Principal;
 import lf.a2a.v1.AgentCard;
 import lf.a2a.v1.SecurityRequirement;
@@ -34,12 +36,22 @@ public record CallerAuthentication(List<CredentialScheme> schemes) {
      * @throws Unauthenticated when no scheme accepts the request: none sent, or none accepted
      */
     public Principal authenticate(HttpFields headers) {
+        return authenticate(Presented.headers(headers));
+    }
+
+    /**
+     * The principal what the caller presented proves: its headers, and the client certificate its
+     * TLS handshake verified; anonymous when no scheme is configured.
+     *
+     * @throws Unauthenticated when no scheme accepts the request: none sent, or none accepted
+     */
+    public Principal authenticate(Presented presented) {
         if (schemes.isEmpty()) {
             return Principal.ANONYMOUS;
         }
         List<String> refusals = new ArrayList<>();
         for (CredentialScheme scheme : schemes) {
-            switch (scheme.verify(headers)) {
+            switch (scheme.verify(presented)) {
                 case Verdict.Accepted a -> {
                     return a.principal();
                 }
@@ -74,7 +86,17 @@ public record CallerAuthentication(List<CredentialScheme> schemes) {
 
     /** One {@code WWW-Authenticate} value per distinct challenge. */
     public List<String> challenges() {
-        return schemes.stream().map(CredentialScheme::challenge).distinct().toList();
+        return schemes.stream().map(CredentialScheme::challenge).filter(Objects::nonNull).distinct().toList();
+    }
+
+    /**
+     * The certificate authorities client certificates are checked against in the TLS handshake
+     * ({@link ClientCertificates}); none when no scheme asks for one, and the server asks no client
+     * for a certificate.
+     */
+    public List<X509Certificate> clientAuthorities() {
+        return schemes.stream().filter(ClientCertificates.class::isInstance).map(ClientCertificates.class::cast)
+                .flatMap(c -> c.authorities().stream()).toList();
     }
 
     private String howTo() {
@@ -84,6 +106,7 @@ public record CallerAuthentication(List<CredentialScheme> schemes) {
                 case BearerTokens t -> "Authorization: Bearer <token>";
                 case JwtBearer j -> "Authorization: Bearer <JWT access token>";
                 case ApiKeys k -> k.header() + ": <key>";
+                case ClientCertificates c -> "a TLS client certificate issued by this agent's client authority";
             };
             if (!ways.contains(way)) {
                 ways.add(way);

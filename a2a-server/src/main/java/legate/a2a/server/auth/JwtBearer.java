@@ -140,7 +140,8 @@ public final class JwtBearer implements CredentialScheme {
     }
 
     @Override
-    public Verdict verify(HttpFields headers) {
+    public Verdict verify(Presented presented) {
+        HttpFields headers = presented.headers();
         String token = BearerCredential.of(headers);
         if (token == null) {
             return new Verdict.Absent();

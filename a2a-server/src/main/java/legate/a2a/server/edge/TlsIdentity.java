@@ -1,14 +1,11 @@
 package legate.a2a.server.edge;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.PublicKey;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
@@ -16,6 +13,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import legate.wire.pem.KeyPairs;
 import legate.wire.pem.PemException;
 import legate.wire.pem.PemFile;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -51,7 +49,7 @@ public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
         } catch (CertificateNotYetValidException e) {
             throw new PemException(certFile + ": the certificate is not valid before " + leaf.getNotBefore().toInstant());
         }
-        if (!belongTogether(key, leaf.getPublicKey())) {
+        if (!KeyPairs.belongTogether(key, leaf.getPublicKey())) {
             throw new PemException(keyFile + ": this key does not belong to the first certificate in " + certFile
                     + " (" + leaf.getSubjectX500Principal().getName() + ")");
         }
@@ -60,6 +58,16 @@ public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
 
     /** Jetty's server-side TLS set up with this identity, in an in-memory key store. */
     public SslContextFactory.Server sslContextFactory() {
+        return sslContextFactory(List.of());
+    }
+
+    /**
+     * Jetty's server-side TLS set up with this identity, in an in-memory key store, and with mutual
+     * TLS when {@code clientAuthorities} names any: each client is asked for a certificate, which
+     * must chain to one of them or the handshake fails. A client may send none (want, not need):
+     * another authentication scheme may admit it, and the public card is for everyone.
+     */
+    public SslContextFactory.Server sslContextFactory(List<X509Certificate> clientAuthorities) {
         char[] password = randomPassword();
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -69,32 +77,24 @@ public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
             ssl.setKeyStore(store);
             ssl.setKeyStorePassword(new String(password));
             ssl.setKeyManagerPassword(new String(password));
+            if (!clientAuthorities.isEmpty()) {
+                ssl.setTrustStore(trustStore(clientAuthorities));
+                ssl.setWantClientAuth(true);
+            }
             return ssl;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("the TLS key could not be held in a key store: " + e.getMessage(), e);
         }
     }
 
-    /** Whether {@code key} signs what {@code publicKey} verifies. */
-    private static boolean belongTogether(PrivateKey key, PublicKey publicKey) {
-        String algorithm = switch (key.getAlgorithm()) {
-            case "RSA" -> "SHA256withRSA";
-            case "EC" -> "SHA256withECDSA";
-            default -> key.getAlgorithm();
-        };
-        try {
-            byte[] probe = "legate".getBytes(StandardCharsets.US_ASCII);
-            Signature sign = Signature.getInstance(algorithm);
-            sign.initSign(key);
-            sign.update(probe);
-            byte[] signature = sign.sign();
-            Signature verify = Signature.getInstance(algorithm);
-            verify.initVerify(publicKey);
-            verify.update(probe);
-            return verify.verify(signature);
-        } catch (GeneralSecurityException e) {
-            return false;
+    /** The authorities as a key store of trusted certificates, as JSSE's trust managers read them. */
+    public static KeyStore trustStore(List<X509Certificate> authorities) throws GeneralSecurityException, IOException {
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        for (int i = 0; i < authorities.size(); i++) {
+            trusted.setCertificateEntry("client-ca-" + i, authorities.get(i));
         }
+        return trusted;
     }
 
     private static char[] randomPassword() {

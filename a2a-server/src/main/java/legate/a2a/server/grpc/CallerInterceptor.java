@@ -14,6 +14,7 @@ import legate.a2a.model.grpc.GrpcErrorMapping;
 import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.Principal;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Presented;
 import legate.a2a.server.auth.Unauthenticated;
 import org.eclipse.jetty.http.HttpFields;
 import org.slf4j.Logger;
@@ -50,7 +51,8 @@ final class CallerInterceptor implements ServerInterceptor {
         try {
             // PROTOCOL (A2A §7, §3.3.2): every method needs a credential when a scheme is configured;
             // a refused caller learns nothing about tasks, only what to send.
-            caller = authentication.authenticate(fields(headers));
+            caller = authentication.authenticate(new Presented(fields(headers),
+                    Presented.peerCertificates(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))));
         } catch (Unauthenticated e) {
             LOG.info("refused a gRPC call from {}: {}", call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), e.why());
             return refuse(call, method, e.error(), e.getMessage());

@@ -4,11 +4,13 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +54,7 @@ public final class GrpcListener {
                 .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
                         new FirstEventIds()));
         if (tls != null) {
-            builder.sslContext(sslContext(tls));
+            builder.sslContext(sslContext(tls, authentication.clientAuthorities()));
         }
         this.server = builder.build();
         metrics.watchOpenStreams(GrpcCallCounter.BINDING, service::openStreams);
@@ -102,10 +104,14 @@ public final class GrpcListener {
         calls.shutdownNow();
     }
 
-    private static SslContext sslContext(TlsIdentity tls) {
+    /** TLS with the HTTP listener's identity, and its mutual TLS: a client certificate asked for, checked against the same authorities. */
+    private static SslContext sslContext(TlsIdentity tls, List<X509Certificate> clientAuthorities) {
         try {
-            return GrpcSslContexts.configure(SslContextBuilder.forServer(tls.key(),
-                    tls.chain().toArray(X509Certificate[]::new))).build();
+            SslContextBuilder builder = SslContextBuilder.forServer(tls.key(), tls.chain().toArray(X509Certificate[]::new));
+            if (!clientAuthorities.isEmpty()) {
+                builder.trustManager(clientAuthorities).clientAuth(ClientAuth.OPTIONAL);
+            }
+            return GrpcSslContexts.configure(builder).build();
         } catch (SSLException e) {
             throw new IllegalArgumentException("the TLS identity cannot serve gRPC: " + e.getMessage(), e);
         }

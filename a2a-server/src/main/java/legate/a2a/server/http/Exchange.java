@@ -13,6 +13,7 @@ import legate.a2a.model.A2aException;
 import legate.a2a.model.A2aHeaders;
 import legate.a2a.server.Principal;
 import legate.a2a.server.auth.Unauthenticated;
+import legate.a2a.server.auth.Presented;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.ServerStopping;
 import legate.a2a.server.task.Subscription;
@@ -97,7 +98,7 @@ public final class Exchange {
      * learns nothing.
      */
     public Principal authenticate() throws Unauthenticated {
-        return edge.authentication().authenticate(request.getHeaders());
+        return edge.authentication().authenticate(Presented.of(request));
     }
 
     /** 401 with one challenge per scheme; the body still arriving is read before the close (LingeringClose). */

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.function.Predicate;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.Presented;
 import legate.a2a.server.auth.Unauthenticated;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -55,7 +56,7 @@ public sealed interface MetricsAccess {
                 return true;
             }
             try {
-                auth.authenticate(request.getHeaders());
+                auth.authenticate(Presented.of(request));
                 return true;
             } catch (Unauthenticated refused) {
                 return false;

@@ -1,5 +1,16 @@
 package legate.a2a.server.edge;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.stub.MetadataUtils;
+import java.util.concurrent.TimeUnit;
+import legate.a2a.model.grpc.GrpcMetadata;
+import legate.testsupport.Cleanup;
+import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.SendMessageRequest;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +50,24 @@ final class EdgeFixture {
                         .addDefaultInputModes("text/plain").addDefaultOutputModes("text/plain")
                         .build(),
                 DONE);
+    }
+
+    /** A blocking stub on {@code channel} sending a2a-version 1.0, bounded to 10 s; the channel closed with the test. */
+    static A2AServiceGrpc.A2AServiceBlockingStub stub(Cleanup cleanup, ManagedChannel channel) {
+        cleanup.register(() -> {
+            channel.shutdownNow();
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        });
+        Metadata version = new Metadata();
+        version.put(GrpcMetadata.VERSION, "1.0");
+        return A2AServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(version))
+                .withDeadlineAfter(10, TimeUnit.SECONDS);
+    }
+
+    /** A message saying hi. */
+    static SendMessageRequest hello() {
+        return SendMessageRequest.newBuilder().setMessage(Message.newBuilder().setMessageId("m-" + System.nanoTime())
+                .setRole(Role.ROLE_USER).addParts(Part.newBuilder().setText("hi"))).build();
     }
 
     static SSLContext trusting(Path caPem) throws Exception {

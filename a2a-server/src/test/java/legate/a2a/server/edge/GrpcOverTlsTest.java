@@ -4,24 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerEdge;
 import legate.testsupport.Cleanup;
 import legate.testsupport.TestPki;
 import lf.a2a.v1.A2AServiceGrpc;
-import lf.a2a.v1.Message;
-import lf.a2a.v1.Part;
-import lf.a2a.v1.Role;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,19 +44,11 @@ class GrpcOverTlsTest {
     }
 
     private static A2AServiceGrpc.A2AServiceBlockingStub stub(ManagedChannel channel) {
-        cleanup.register(() -> {
-            channel.shutdownNow();
-            channel.awaitTermination(5, TimeUnit.SECONDS);
-        });
-        Metadata version = new Metadata();
-        version.put(GrpcMetadata.VERSION, "1.0");
-        return A2AServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(version))
-                .withDeadlineAfter(10, TimeUnit.SECONDS);
+        return EdgeFixture.stub(cleanup, channel);
     }
 
     private static SendMessageRequest hello() {
-        return SendMessageRequest.newBuilder().setMessage(Message.newBuilder().setMessageId("m-" + System.nanoTime())
-                .setRole(Role.ROLE_USER).addParts(Part.newBuilder().setText("hi"))).build();
+        return EdgeFixture.hello();
     }
 
     @Test
