@@ -52,7 +52,8 @@ final class SecurityOptions {
     Path jwtKey;
 
     @Option(names = "--jwt-issuer", descriptionKey = JWT_ISSUER,
-            description = "The iss every accepted JWT must carry [A2A_JWT_ISSUER].")
+            description = "The iss every accepted JWT must carry; without A2A_JWKS_URL or A2A_JWT_KEY, its keys are found by"
+                    + " OpenID Connect Discovery from this URL [A2A_JWT_ISSUER].")
     String jwtIssuer;
 
     @Option(names = "--jwt-audience", descriptionKey = JWT_AUDIENCE,
@@ -116,8 +117,12 @@ final class SecurityOptions {
             schemes.add(JwtBearer.fromJwksUrl(jwksUrl, jwtIssuer, jwtAudience, JwtBearer.DEFAULT_REFETCH_INTERVAL));
         } else if (jwtKey != null) {
             schemes.add(JwtBearer.fromKeyFile(PublicKeyFile.read(jwtKey), jwtIssuer, jwtAudience));
-        } else if (jwtIssuer != null || jwtAudience != null) {
-            throw new IllegalArgumentException("A2A_JWT_ISSUER and A2A_JWT_AUDIENCE need A2A_JWKS_URL or A2A_JWT_KEY");
+        } else if (jwtIssuer != null) {
+            // Neither keys nor where they are: the issuer's URL says, by OpenID Connect Discovery.
+            schemes.add(JwtBearer.fromIssuerDiscovery(jwtIssuer, jwtAudience, JwtBearer.DEFAULT_REFETCH_INTERVAL));
+        } else if (jwtAudience != null) {
+            throw new IllegalArgumentException("A2A_JWT_AUDIENCE needs A2A_JWT_ISSUER (and, unless the issuer's keys are"
+                    + " discovered from its URL, A2A_JWKS_URL or A2A_JWT_KEY)");
         }
         if (clientCa != null) {
             try {

@@ -27,12 +27,14 @@ import java.util.List;
 import java.util.Set;
 import legate.a2a.server.Principal;
 import lf.a2a.v1.HTTPAuthSecurityScheme;
+import lf.a2a.v1.OpenIdConnectSecurityScheme;
 import lf.a2a.v1.SecurityScheme;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
  * JWT access tokens (OAuth 2 / OIDC, RFC 9068) as bearer credentials: the signature checked
- * against the issuer's keys ({@code A2A_JWKS_URL}, or a key file {@code A2A_JWT_KEY}), {@code iss}
+ * against the issuer's keys ({@code A2A_JWKS_URL}, a key file {@code A2A_JWT_KEY}, or found by
+ * OpenID Connect Discovery from the issuer's URL), {@code iss}
  * and {@code aud} required to be the configured ones, {@code exp} and {@code nbf} with
  * {@link #CLOCK_SKEW} of tolerance; the principal is {@code sub}. The card declares an HTTP
  * {@code Bearer} scheme with {@code bearerFormat: JWT}, named {@value #NAME}.
@@ -49,14 +51,22 @@ public final class JwtBearer implements CredentialScheme {
     /** The least time between two fetches of the JWKS that an unknown kid may cause. */
     public static final Duration DEFAULT_REFETCH_INTERVAL = Duration.ofSeconds(30);
 
+    /** How the card declares JWTs whose keys the operator named: an HTTP Bearer scheme of format JWT. */
+    private static final SecurityScheme BEARER_JWT = SecurityScheme.newBuilder().setHttpAuthSecurityScheme(
+            HTTPAuthSecurityScheme.newBuilder().setScheme("Bearer").setBearerFormat("JWT")
+                    .setDescription("An access token (JWT) from this agent's identity provider, sent as"
+                            + " Authorization: Bearer <token>.")).build();
+
     private static final Set<JWSAlgorithm> ALGORITHMS = Set.of(
             JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
             JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512,
             JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
 
     private final DefaultJWTProcessor<SecurityContext> processor;
+    private final SecurityScheme declaration;
 
-    private JwtBearer(JWSKeySelector<SecurityContext> keys, String issuer, String audience) {
+    private JwtBearer(JWSKeySelector<SecurityContext> keys, String issuer, String audience, SecurityScheme declaration) {
+        this.declaration = declaration;
         if (issuer == null || issuer.isBlank() || audience == null || audience.isBlank()) {
             // Without both, a token the same issuer minted for another service would be accepted here.
             throw new IllegalArgumentException("JWT bearer tokens need both A2A_JWT_ISSUER and A2A_JWT_AUDIENCE");
@@ -77,15 +87,43 @@ public final class JwtBearer implements CredentialScheme {
      * once per {@code refetchInterval} (shorter than the five minutes; zero: no limit, for tests).
      */
     public static JwtBearer fromJwksUrl(URI jwksUrl, String issuer, String audience, Duration refetchInterval) {
-        JWKSourceBuilder<SecurityContext> builder;
+        JWKSource<SecurityContext> keys;
         try {
-            builder = JWKSourceBuilder.create(jwksUrl.toURL());
+            keys = jwks(jwksUrl, refetchInterval);
         } catch (MalformedURLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("A2A_JWKS_URL is not a URL: " + jwksUrl);
         }
+        return new JwtBearer(new JWSVerificationKeySelector<>(ALGORITHMS, keys), issuer, audience, BEARER_JWT);
+    }
+
+    /**
+     * Keys of the issuer named by URL, found by OpenID Connect Discovery ({@link IssuerDiscovery}):
+     * its configuration document names the JWKS, which is then used as {@link #fromJwksUrl} uses
+     * one. The card declares the scheme as OpenID Connect, naming that document, so a client knows
+     * where to obtain tokens.
+     *
+     * @throws IllegalArgumentException when the issuer is not an http(s) URL
+     */
+    public static JwtBearer fromIssuerDiscovery(String issuer, String audience, Duration refetchInterval) {
+        IssuerDiscovery discovery = new IssuerDiscovery(issuer, refetchInterval, jwksUri -> {
+            try {
+                return jwks(jwksUri, refetchInterval);
+            } catch (MalformedURLException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("jwks_uri is not a URL: " + jwksUri, e);
+            }
+        });
+        SecurityScheme oidc = SecurityScheme.newBuilder().setOpenIdConnectSecurityScheme(OpenIdConnectSecurityScheme
+                .newBuilder().setOpenIdConnectUrl(discovery.document().toString())
+                .setDescription("An access token (JWT) from this agent's OpenID Connect provider, sent as"
+                        + " Authorization: Bearer <token>.")).build();
+        return new JwtBearer(new JWSVerificationKeySelector<>(ALGORITHMS, discovery), issuer, audience, oidc);
+    }
+
+    /** A JWKS read from {@code url}, cached, fetched again on an unknown kid at most once per {@code refetchInterval}. */
+    private static JWKSource<SecurityContext> jwks(URI url, Duration refetchInterval) throws MalformedURLException {
+        JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.create(url.toURL());
         builder = refetchInterval.isZero() ? builder.rateLimited(false) : builder.rateLimited(refetchInterval.toMillis());
-        JWKSource<SecurityContext> keys = builder.retrying(false).build();
-        return new JwtBearer(new JWSVerificationKeySelector<>(ALGORITHMS, keys), issuer, audience);
+        return builder.retrying(false).build();
     }
 
     /**
@@ -93,7 +131,7 @@ public final class JwtBearer implements CredentialScheme {
      * key has none) verifies tokens whatever kid they name; a key with one, only tokens naming it.
      */
     public static JwtBearer fromKeyFile(PublicKeyFile keys, String issuer, String audience) {
-        return new JwtBearer(fixedKeys(keys.jwks()), issuer, audience);
+        return new JwtBearer(fixedKeys(keys.jwks()), issuer, audience, BEARER_JWT);
     }
 
     private static JWSKeySelector<SecurityContext> fixedKeys(List<JWK> jwks) {
@@ -128,10 +166,7 @@ public final class JwtBearer implements CredentialScheme {
 
     @Override
     public SecurityScheme declaration() {
-        return SecurityScheme.newBuilder().setHttpAuthSecurityScheme(HTTPAuthSecurityScheme.newBuilder()
-                .setScheme("Bearer").setBearerFormat("JWT")
-                .setDescription("An access token (JWT) from this agent's identity provider, sent as"
-                        + " Authorization: Bearer <token>.")).build();
+        return declaration;
     }
 
     @Override

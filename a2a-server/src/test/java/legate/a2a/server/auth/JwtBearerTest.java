@@ -1,6 +1,7 @@
 package legate.a2a.server.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -55,6 +56,9 @@ class JwtBearerTest {
     Path dir;
     private final AtomicReference<String> served = new AtomicReference<>();
     private final AtomicInteger fetches = new AtomicInteger();
+    /** The issuer's OpenID Connect configuration as served; empty: 404. */
+    private final AtomicReference<String> configuration = new AtomicReference<>("");
+    private final AtomicInteger discoveries = new AtomicInteger();
     private HttpServer jwks;
     private URI jwksUrl;
     private RSAKey k1;
@@ -70,6 +74,14 @@ class JwtBearerTest {
             byte[] body = served.get().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        jwks.createContext("/.well-known/openid-configuration", exchange -> {
+            discoveries.incrementAndGet();
+            byte[] body = configuration.get().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(body.length == 0 ? 404 : 200, body.length == 0 ? -1 : body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
         });
@@ -172,6 +184,54 @@ class JwtBearerTest {
                     .statusCode()).isEqualTo(401);
         }
         assertThat(fetches.get() - before).isLessThanOrEqualTo(1);
+    }
+
+    // OpenID Connect Discovery 1.0 §4: with only the issuer's URL, its configuration document names
+    // the JWKS; the card declares the scheme as OpenID Connect, naming that document. The document is
+    // read when the first token comes, not at start.
+    @Test
+    void theIssuersKeysAreDiscoveredFromItsUrl() throws Exception {
+        String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort();
+        configuration.set("{\"issuer\":\"" + issuer + "\",\"jwks_uri\":\"" + jwksUrl + "\"}");
+        SecuredAgent discovering = new SecuredAgent(cleanup, new ServerSecurity(new CallerAuthentication(
+                List.of(JwtBearer.fromIssuerDiscovery(issuer, AUDIENCE, Duration.ZERO))), null, 0));
+        assertThat(discoveries).as("nothing read at start").hasValue(0);
+
+        String token = rsa(k1, claims().issuer(issuer).build());
+        assertThat(discovering.post(A2aMethods.LIST_TASKS, "{}", Map.of("Authorization", "Bearer " + token)).statusCode())
+                .isEqualTo(200);
+        String card = discovering.card().body();
+        assertThat(card).contains("\"openIdConnectSecurityScheme\"")
+                .contains("\"openIdConnectUrl\":\"" + issuer + "/.well-known/openid-configuration\"");
+        // A token of the issuer named in A2A_JWT_ISSUER only.
+        assertThat(discovering.post(A2aMethods.LIST_TASKS, "{}", Map.of("Authorization", "Bearer " + rsa(k1, claims().build())))
+                .statusCode()).isEqualTo(401);
+    }
+
+    // PROTOCOL (OIDC Discovery §4.3): a document for another issuer is not believed, and an issuer
+    // that cannot be read yet refuses tokens until it can, without a restart.
+    @Test
+    void aDocumentForAnotherIssuerIsNotBelievedAndAnUnreadableOneIsTriedAgain() throws Exception {
+        String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort() + "/";
+        SecuredAgent discovering = new SecuredAgent(cleanup, new ServerSecurity(new CallerAuthentication(
+                List.of(JwtBearer.fromIssuerDiscovery(issuer, AUDIENCE, Duration.ZERO))), null, 0));
+        String token = rsa(k1, claims().issuer(issuer).build());
+        Map<String, String> bearer = Map.of("Authorization", "Bearer " + token);
+
+        assertThat(discovering.post(A2aMethods.LIST_TASKS, "{}", bearer).statusCode()).as("no document yet").isEqualTo(401);
+        configuration.set("{\"issuer\":\"https://elsewhere.test/\",\"jwks_uri\":\"" + jwksUrl + "\"}");
+        assertThat(discovering.post(A2aMethods.LIST_TASKS, "{}", bearer).statusCode()).as("another issuer's").isEqualTo(401);
+        configuration.set("{\"issuer\":\"" + issuer + "\",\"jwks_uri\":\"" + jwksUrl + "\"}");
+        assertThat(discovering.post(A2aMethods.LIST_TASKS, "{}", bearer).statusCode()).isEqualTo(200);
+        assertThat(fetches).as("the JWKS read only once believed").hasValue(1);
+    }
+
+    // An issuer that is not a URL cannot be discovered: said at start, naming the keys to set instead.
+    @Test
+    void anIssuerThatIsNotAUrlCannotBeDiscovered() {
+        assertThat(catchThrowableOfType(IllegalArgumentException.class,
+                () -> JwtBearer.fromIssuerDiscovery("issuer-without-scheme", AUDIENCE, Duration.ZERO)))
+                .hasMessageContaining("A2A_JWKS_URL or A2A_JWT_KEY");
     }
 
     // A2A_JWT_KEY: a PEM public key without a kid verifies tokens whatever kid they carry.
