@@ -18,7 +18,6 @@ import legate.a2a.client.ClientCertificate;
 import legate.a2a.client.Credentials;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.TransportException;
-import legate.a2a.client.TrustedCertificates;
 import legate.a2a.client.TrustedKeys;
 import legate.a2a.client.UserMessage;
 import legate.a2a.model.signature.CardVerifier;
@@ -27,7 +26,6 @@ import legate.cli.client.ClientExit;
 import legate.cli.client.EventPrinter;
 import legate.cli.client.Palette;
 import legate.cli.client.Turn;
-import legate.wire.pem.PemException;
 import lf.a2a.v1.GetTaskRequest;
 import lf.a2a.v1.ListTasksRequest;
 import lf.a2a.v1.SendMessageConfiguration;
@@ -248,23 +246,13 @@ final class ClientCommand implements Callable<Integer> {
                 return usage("--binding " + e.getMessage());
             }
         }
-        ClientTrust clientTrust = ClientTrust.DEFAULTS;
-        if ((clientCert == null) != (clientKey == null)) {
-            return usage("--client-cert and --client-key (A2A_CLIENT_CERT, A2A_CLIENT_KEY) go together: set both, or neither");
-        }
-        ClientCertificate certificate;
+        ClientTls tls;
         try {
-            certificate = clientCert == null ? null : ClientCertificate.read(clientCert, clientKey);
-        } catch (PemException e) {
-            return usage("--client-cert/--client-key " + e.getMessage());
+            tls = ClientTls.of(caCert, clientCert, clientKey);
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
         }
-        try {
-            if (caCert != null || certificate != null) {
-                clientTrust = clientTrust.withTls(TrustedCertificates.context(caCert, certificate));
-            }
-        } catch (PemException e) {
-            return usage("--ca-cert " + e.getMessage());
-        }
+        ClientTrust clientTrust = tls.trust();
         String keySource = trust != null ? trust : verifyCard ? base.resolve(JWKS_PATH).toString() : null;
         if (keySource != null) {
             try {
@@ -278,7 +266,7 @@ final class ClientCommand implements Callable<Integer> {
         EventPrinter printer = new EventPrinter(spec.commandLine().getOut(), err(), json,
                 json ? Palette.PLAIN : Palette.forTerminal(System.getenv()));
         Credentials credentials = new Credentials(token, apiKey);
-        if (certificate != null) {
+        if (tls.presentsCertificate()) {
             credentials = credentials.withClientCertificate();
         }
         try (A2aClient client = A2aClient.connect(base, config.withTrust(clientTrust).withCredentials(credentials))) {

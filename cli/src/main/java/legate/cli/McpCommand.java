@@ -53,6 +53,19 @@ final class McpCommand implements Callable<Integer> {
                     + "(default: the first of the agent card's interfaces this client speaks).")
     String binding;
 
+    @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM",
+            description = "Also trust the certificate authorities in this PEM file for https agents (besides the JDK's) [A2A_CA_CERT].")
+    Path caCert;
+
+    @Option(names = "--client-cert", descriptionKey = "A2A_CLIENT_CERT", paramLabel = "PEM",
+            description = "Present this TLS client certificate (PEM) to every https agent that asks for one: mutual TLS"
+                    + " [A2A_CLIENT_CERT]; needs --client-key.")
+    Path clientCert;
+
+    @Option(names = "--client-key", descriptionKey = "A2A_CLIENT_KEY", paramLabel = "PEM",
+            description = "The client certificate's private key (PEM) [A2A_CLIENT_KEY].")
+    Path clientKey;
+
     @Option(names = "--name", descriptionKey = "AGENT_NAME",
             description = "The server's name in the MCP handshake and in the claude mcp add line [AGENT_NAME] "
                     + "(default: " + McpConfig.DEFAULT_SERVER_NAME + ").")
@@ -113,6 +126,11 @@ final class McpCommand implements Callable<Integer> {
      * takes plain {@code A2A_TOKEN} and {@code A2A_API_KEY}. Read from the environment and .env.
      */
     static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings) {
+        return credentials(published, settings, false);
+    }
+
+    /** @param certificate whether a client certificate is presented (A2A_CLIENT_CERT), to every agent that asks for one */
+    static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings, boolean certificate) {
         Map<String, Credentials> out = new LinkedHashMap<>();
         for (String alias : published.keySet()) {
             String token = settings.get(McpConfig.credentialKey("A2A_TOKEN", alias)).orElse(null);
@@ -121,7 +139,7 @@ final class McpCommand implements Callable<Integer> {
                 token = token != null ? token : settings.get("A2A_TOKEN").orElse(null);
                 key = key != null ? key : settings.get("A2A_API_KEY").orElse(null);
             }
-            Credentials c = new Credentials(token, key);
+            Credentials c = new Credentials(token, key, certificate);
             if (!c.isEmpty()) {
                 out.put(alias, c);
             }
@@ -148,11 +166,14 @@ final class McpCommand implements Callable<Integer> {
                         + "and MCP_REQUEST_TIMEOUT_MS must be at least 1");
             }
             Map<String, URI> published = McpConfig.agents(agents, a2aUrl);
+            ClientTls tls = ClientTls.of(caCert, clientCert, clientKey);
             BearerToken bearer = token == null ? BearerToken.mint(new SecureRandom()) : new BearerToken(token.strip());
             config = new McpConfig(host, port, name, bearer, McpConfig.allowedHosts(allowedHosts), published,
                     Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
                     Duration.ofMillis(requestMs))
-                    .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv())))
+                    .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv()),
+                            tls.presentsCertificate()))
+                    .withTrust(tls.trust())
                     .withBindings(binding == null || binding.isBlank() ? List.of() : List.of(Binding.named(binding)));
         } catch (IllegalArgumentException e) {
             System.err.println("legate mcp: " + e.getMessage());

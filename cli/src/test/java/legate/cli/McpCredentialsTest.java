@@ -27,6 +27,19 @@ class McpCredentialsTest {
                 Map.entry("stats-2", new Credentials(null, "k-stats")));
     }
 
+    // A client certificate (A2A_CLIENT_CERT) is presented in every TLS handshake that asks for one,
+    // so it is part of every alias's credentials, beside the alias's own token or key.
+    @Test
+    void aClientCertificateIsEveryAliasesToo() {
+        Map<String, URI> agents = new LinkedHashMap<>();
+        agents.put("coder", URI.create("https://127.0.0.1:41241/"));
+        agents.put("open", URI.create("https://127.0.0.1:41261/"));
+        Settings settings = new Settings(Map.of("A2A_TOKEN_CODER", "t-coder"), Map.of());
+        assertThat(McpCommand.credentials(agents, settings, true)).containsExactly(
+                Map.entry("coder", new Credentials("t-coder", null, true)),
+                Map.entry("open", new Credentials(null, null, true)));
+    }
+
     @Test
     void theDefaultAliasTakesThePlainKeys() {
         Map<String, URI> agents = Map.of("default", URI.create("http://127.0.0.1:41241/"));

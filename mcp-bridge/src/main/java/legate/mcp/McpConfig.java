@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import legate.a2a.client.Binding;
+import legate.a2a.client.ClientTrust;
 import legate.a2a.client.Credentials;
 import legate.mcp.guard.BearerToken;
 import legate.mcp.guard.HostGuard;
@@ -29,11 +30,13 @@ import legate.mcp.guard.HostGuard;
  * @param credentials each alias's credential, sent to that agent only
  * @param bindings the A2A bindings the tools may dial, in the agent card's order (A2A_BINDING
  *     names one; null or empty: every binding the client speaks)
+ * @param trust how https agents are dialled: the authorities trusted beside the JDK's and the
+ *     client certificate presented (null: the JDK's authorities, no certificate)
  */
 public record McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
                         Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
                         Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials,
-                        List<Binding> bindings) {
+                        List<Binding> bindings, ClientTrust trust) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41243;
     public static final String DEFAULT_SERVER_NAME = "legate-mcp";
@@ -65,13 +68,14 @@ public record McpConfig(String host, int port, String serverName, BearerToken to
         requirePositive(requestTimeout, "MCP_REQUEST_TIMEOUT_MS");
         credentials = credentials == null ? Map.of() : Map.copyOf(credentials);
         bindings = bindings == null || bindings.isEmpty() ? Binding.implemented() : List.copyOf(bindings);
+        trust = trust == null ? ClientTrust.DEFAULTS : trust;
     }
 
     public McpConfig(String host, int port, String serverName, BearerToken token, List<String> allowedHosts,
                      Map<String, URI> agents, Duration heartbeat, Duration upstreamSilence,
                      Duration discoveryTimeout, Duration requestTimeout, Map<String, Credentials> credentials) {
         this(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence, discoveryTimeout,
-                requestTimeout, credentials, null);
+                requestTimeout, credentials, null, null);
     }
 
     /** A configuration that sends no credential to any agent. */
@@ -97,13 +101,19 @@ public record McpConfig(String host, int port, String serverName, BearerToken to
     /** The same, sending each alias's credential to that agent only, as its card asks. */
     public McpConfig withCredentials(Map<String, Credentials> byAlias) {
         return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
-                discoveryTimeout, requestTimeout, byAlias, bindings);
+                discoveryTimeout, requestTimeout, byAlias, bindings, trust);
     }
 
     /** The same, dialling only {@code allowed}; A2A_BINDING forces one binding. */
     public McpConfig withBindings(List<Binding> allowed) {
         return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
-                discoveryTimeout, requestTimeout, credentials, allowed);
+                discoveryTimeout, requestTimeout, credentials, allowed, trust);
+    }
+
+    /** The same, dialling https agents as {@code how} says: a private CA (A2A_CA_CERT), a client certificate. */
+    public McpConfig withTrust(ClientTrust how) {
+        return new McpConfig(host, port, serverName, token, allowedHosts, agents, heartbeat, upstreamSilence,
+                discoveryTimeout, requestTimeout, credentials, bindings, how);
     }
     /**
      * Whether the bind reaches only this machine. A wider bind without {@link #allowedHosts()}

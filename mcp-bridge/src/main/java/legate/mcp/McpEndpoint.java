@@ -69,7 +69,7 @@ public final class McpEndpoint implements AutoCloseable {
         this.activity = activity;
         this.calls = new ToolCalls(metrics, telemetry.tracing(), activity);
         ClientConfig client = new ClientConfig(config.discoveryTimeout(), config.discoveryTimeout(),
-                config.requestTimeout(), config.bindings(), Map.of());
+                config.requestTimeout(), config.bindings(), Map.of()).withTrust(config.trust());
         this.agents = new AgentDirectory(config.agents(), client, config.credentials());
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(McpConfig.PATH)
