@@ -34,6 +34,7 @@ import lf.a2a.v1.TaskPushNotificationConfig;
 import lf.a2a.v1.TaskState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ScopeType;
@@ -74,6 +75,9 @@ final class ClientCommand implements Callable<Integer> {
             description = "Base URL of the agent (its card is at URL/.well-known/agent-card.json); overrides --agent-url.")
     String url;
 
+    @Mixin
+    ClientTlsOptions clientTls = new ClientTlsOptions();
+
     @Option(names = "--agent-url", descriptionKey = "AGENT_URL", defaultValue = DEFAULT_URL, scope = ScopeType.INHERIT,
             description = "Base URL of the agent [AGENT_URL] (default: ${DEFAULT-VALUE}).")
     String agentUrl;
@@ -101,19 +105,6 @@ final class ClientCommand implements Callable<Integer> {
             description = "Refuse an agent whose card is not signed by this key: a PEM public key file, a JWK or JWKS file, "
                     + "or a JWKS URL [A2A_TRUST].")
     String trust;
-
-    @Option(names = "--client-cert", descriptionKey = "A2A_CLIENT_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,
-            description = "Present this TLS client certificate (PEM; the chain may follow it) to an https agent that asks"
-                    + " for one: a card's mutual TLS scheme [A2A_CLIENT_CERT]; needs --client-key.")
-    Path clientCert;
-
-    @Option(names = "--client-key", descriptionKey = "A2A_CLIENT_KEY", paramLabel = "PEM", scope = ScopeType.INHERIT,
-            description = "The client certificate's private key (PEM: PKCS#8, or traditional RSA/EC) [A2A_CLIENT_KEY].")
-    Path clientKey;
-
-    @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,
-            description = "Also trust the certificate authorities in this PEM file for https (besides the JDK's) [A2A_CA_CERT].")
-    Path caCert;
 
     @Option(names = "--text", defaultValue = DEMO_TEXT,
             description = "What the demonstration sends in turn 2 (default: a sentence about a fox).")
@@ -248,7 +239,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         ClientTls tls;
         try {
-            tls = ClientTls.of(caCert, clientCert, clientKey);
+            tls = clientTls.tls();
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }

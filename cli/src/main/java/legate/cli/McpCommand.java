@@ -21,6 +21,7 @@ import legate.mcp.McpEndpoint;
 import legate.mcp.guard.BearerToken;
 import legate.mcp.tool.ToolCalls;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code legate mcp}: any A2A agent as four MCP tools (a2a_ask, a2a_task, a2a_cancel, a2a_card) for a calling agent. */
@@ -31,6 +32,9 @@ import picocli.CommandLine.Option;
                 "Every request needs the bearer token it prints (also written to .mcp-token); MCP_TOKEN pins it.",
                 "Each option can also be set by the environment variable named in brackets, or in a .env file."})
 final class McpCommand implements Callable<Integer> {
+    @Mixin
+    ClientTlsOptions clientTls = new ClientTlsOptions();
+
     @Option(names = "--host", descriptionKey = "MCP_HOST", defaultValue = McpConfig.DEFAULT_HOST,
             description = "Address to bind [MCP_HOST] (default: ${DEFAULT-VALUE}). A wider bind needs MCP_ALLOWED_HOSTS.")
     String host;
@@ -52,19 +56,6 @@ final class McpCommand implements Callable<Integer> {
             description = "Dial every agent over this binding only: JSONRPC, HTTP+JSON (or REST) or GRPC [A2A_BINDING] "
                     + "(default: the first of the agent card's interfaces this client speaks).")
     String binding;
-
-    @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM",
-            description = "Also trust the certificate authorities in this PEM file for https agents (besides the JDK's) [A2A_CA_CERT].")
-    Path caCert;
-
-    @Option(names = "--client-cert", descriptionKey = "A2A_CLIENT_CERT", paramLabel = "PEM",
-            description = "Present this TLS client certificate (PEM) to every https agent that asks for one: mutual TLS"
-                    + " [A2A_CLIENT_CERT]; needs --client-key.")
-    Path clientCert;
-
-    @Option(names = "--client-key", descriptionKey = "A2A_CLIENT_KEY", paramLabel = "PEM",
-            description = "The client certificate's private key (PEM) [A2A_CLIENT_KEY].")
-    Path clientKey;
 
     @Option(names = "--name", descriptionKey = "AGENT_NAME",
             description = "The server's name in the MCP handshake and in the claude mcp add line [AGENT_NAME] "
@@ -166,7 +157,7 @@ final class McpCommand implements Callable<Integer> {
                         + "and MCP_REQUEST_TIMEOUT_MS must be at least 1");
             }
             Map<String, URI> published = McpConfig.agents(agents, a2aUrl);
-            ClientTls tls = ClientTls.of(caCert, clientCert, clientKey);
+            ClientTls tls = clientTls.tls();
             BearerToken bearer = token == null ? BearerToken.mint(new SecureRandom()) : new BearerToken(token.strip());
             config = new McpConfig(host, port, name, bearer, McpConfig.allowedHosts(allowedHosts), published,
                     Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
