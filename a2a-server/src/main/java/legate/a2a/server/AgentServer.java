@@ -272,7 +272,7 @@ public final class AgentServer implements AutoCloseable {
         }
         boolean httpJson = config.serves(ProtocolBinding.HTTP_JSON);
         // One JWKS for every key the server signs with: the card's and the push deliveries' (README "Push notifications").
-        Handler jwks = new JwksHandler(publishedKeys(edge, pushing));
+        Handler jwks = new JwksHandler(() -> publishedKeys(edge, pushing));
         Handler routes = new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {

@@ -5,6 +5,8 @@ import com.nimbusds.jose.jwk.JWKSet;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
+import legate.a2a.server.OnFirstUse;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -20,11 +22,13 @@ import org.eclipse.jetty.util.Callback;
 public final class JwksHandler extends Handler.Abstract.NonBlocking {
     public static final String PATH = "/.well-known/jwks.json";
 
-    private final byte[] body;
+    private final Supplier<byte[]> body;
 
-    public JwksHandler(List<JWK> keys) {
+    /** @param keys read when the document is first asked for: a key may be made then (the push key) */
+    public JwksHandler(Supplier<List<JWK>> keys) {
         // toPublicJWKSet: a private member must never reach this document, whatever was passed in.
-        this.body = new JWKSet(keys).toPublicJWKSet().toString(true).getBytes(StandardCharsets.UTF_8);
+        this.body = new OnFirstUse<>(() -> new JWKSet(keys.get()).toPublicJWKSet().toString(true)
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -38,12 +42,13 @@ public final class JwksHandler extends Handler.Abstract.NonBlocking {
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/jwk-set+json");
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "public, max-age=3600");
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        byte[] document = body.get();
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, document.length);
         if (HttpMethod.HEAD.is(request.getMethod())) {
             callback.succeeded();
             return true;
         }
-        response.write(true, ByteBuffer.wrap(body), callback);
+        response.write(true, ByteBuffer.wrap(document), callback);
         return true;
     }
 }

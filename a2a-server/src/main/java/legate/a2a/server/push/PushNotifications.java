@@ -6,9 +6,11 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import java.time.Clock;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
+import legate.a2a.server.OnFirstUse;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.observe.ServerMetrics;
@@ -30,7 +32,7 @@ public final class PushNotifications implements AutoCloseable {
 
     private final TaskStore store;
     private final WebhookGuard guard;
-    private final CardSigningKey key;
+    private final Supplier<CardSigningKey> key;
     private final PushDispatcher dispatcher;
 
     /**
@@ -42,8 +44,11 @@ public final class PushNotifications implements AutoCloseable {
                              RandomGenerator random) {
         this.store = store;
         this.guard = new WebhookGuard(settings.allowed(), settings.resolver());
-        this.key = settings.signingKey() != null ? settings.signingKey() : ephemeralKey();
-        WebhookPost post = new WebhookPost(guard, settings.client(), key, issuer, settings.policy().timeout());
+        // Made when a webhook is first posted to or the JWKS first read, not at start: most servers
+        // never send a push notification, and both cost a sixth of a cold start.
+        this.key = settings.signingKey() != null ? settings::signingKey : new OnFirstUse<>(PushNotifications::ephemeralKey);
+        WebhookPost post = new WebhookPost(guard, new OnFirstUse<>(settings::client), key, issuer,
+                settings.policy().timeout());
         this.dispatcher = new PushDispatcher(store, post, settings.policy(), clock, random, metrics);
     }
 
@@ -58,7 +63,7 @@ public final class PushNotifications implements AutoCloseable {
 
     /** The public key a receiver verifies deliveries with, for the JWKS. */
     public JWK publicJwk() {
-        return key.publicJwk();
+        return key.get().publicJwk();
     }
 
     /** {@code store}, telling the dispatcher of every event appended through it. */

@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.UUID;
@@ -60,12 +61,13 @@ final class WebhookPost {
     }
 
     private final WebhookGuard guard;
-    private final HttpClient http;
-    private final CardSigningKey key;
+    private final Supplier<HttpClient> http;
+    private final Supplier<CardSigningKey> key;
     private final String issuer;
     private final Duration timeout;
 
-    WebhookPost(WebhookGuard guard, HttpClient http, CardSigningKey key, String issuer, Duration timeout) {
+    WebhookPost(WebhookGuard guard, Supplier<HttpClient> http, Supplier<CardSigningKey> key, String issuer,
+                Duration timeout) {
         this.guard = guard;
         this.http = http;
         this.key = key;
@@ -94,7 +96,7 @@ final class WebhookPost {
             request.header(TOKEN_HEADER, config.getToken());
         }
         try {
-            int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = http.get().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status >= 200 && status < 300) {
                 return new Outcome.Delivered(status);
             }
@@ -124,7 +126,7 @@ final class WebhookPost {
         if (issuer != null) {
             claims.issuer(issuer);
         }
-        return key.signJwt(claims.build());
+        return key.get().signJwt(claims.build());
     }
 
     static String sha256(byte[] body) {
