@@ -79,6 +79,7 @@ public final class SqliteTaskStore implements TaskStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the data folder " + dataDir, e);
         }
+        NativeLibrary.prepare(dataDir);
         return new SqliteTaskStore(dataDir.resolve(FILE_NAME));
     }
 
