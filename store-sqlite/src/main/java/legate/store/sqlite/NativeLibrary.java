@@ -18,7 +18,8 @@ import org.sqlite.util.OSInfo;
  * one in a shared temporary folder under a known name would not be.
  *
  * <p>Only when nothing chose a library already ({@code org.sqlite.lib.path} unset) and the jar has
- * one for this platform; otherwise, and on any failure to copy, the driver loads as it would have.
+ * one for this platform; otherwise, and on any failure to copy or load the copy, the driver loads
+ * as it would have.
  */
 final class NativeLibrary {
     static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -54,7 +55,10 @@ final class NativeLibrary {
                     Files.deleteIfExists(partial);
                 }
             }
-        } catch (IOException | RuntimeException e) {
+            // Loaded here first: a data folder the system will not map code from (mounted noexec)
+            // then leaves the driver to its own way quietly, where its own failed try logs a stack trace.
+            System.load(library.toAbsolutePath().toString());
+        } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
             // The driver extracts it to the temporary folder as it always has.
             return;
         }

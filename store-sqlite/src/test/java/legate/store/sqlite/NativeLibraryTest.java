@@ -73,6 +73,22 @@ class NativeLibraryTest {
         assertThat(library).hasSize(size);
     }
 
+    // A copy that cannot be loaded (a data folder mounted noexec, a damaged file) leaves the driver
+    // to extract its own, as before, instead of failing the start.
+    @Test
+    void aCopyThatCannotBeLoadedLeavesTheDriverToItsOwnWay() throws Exception {
+        URL packaged = SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + OSInfo.getNativeLibFolderPathForCurrentOS()
+                + "/" + System.mapLibraryName("sqlitejdbc"));
+        Path folder = Files.createDirectories(dir.resolve("native").resolve("sqlite-" + SQLiteJDBCLoader.getVersion()));
+        Files.write(folder.resolve(System.mapLibraryName("sqlitejdbc")),
+                new byte[(int) packaged.openConnection().getContentLengthLong()]);
+
+        NativeLibrary.prepare(dir);
+
+        assertThat(System.getProperty(NativeLibrary.PATH_PROPERTY)).isNull();
+        assertThat(System.getProperty(NativeLibrary.NAME_PROPERTY)).isNull();
+    }
+
     @Test
     void aLibrarySomeoneElseChoseIsLeftAlone() {
         System.setProperty(NativeLibrary.PATH_PROPERTY, "/somewhere/else");
