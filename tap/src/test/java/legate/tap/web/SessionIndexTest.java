@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeEvent.Header;
 import legate.tap.show.ExchangeEvent.Outcome;
