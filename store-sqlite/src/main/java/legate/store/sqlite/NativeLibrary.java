@@ -7,6 +7,8 @@ import java.net.URLConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.function.Predicate;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.OSInfo;
 
@@ -17,9 +19,11 @@ import org.sqlite.util.OSInfo;
  * that is killed leaves its copy behind. A copy beside the data is as trusted as the data, where
  * one in a shared temporary folder under a known name would not be.
  *
- * <p>Only when nothing chose a library already ({@code org.sqlite.lib.path} unset) and the jar has
- * one for this platform; otherwise, and on any failure to copy or load the copy, the driver loads
- * as it would have.
+ * <p>Only when nothing chose a library already ({@code org.sqlite.lib.path} unset), the jar has one
+ * for this platform, and the copy may be run from where it is (a data folder mounted noexec may
+ * not); otherwise, and on any failure to copy, the driver loads as it would have. The driver
+ * itself loads the copy, once per process: a second copy of the library loaded beside a first one
+ * crashes the JVM.
  */
 final class NativeLibrary {
     static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -29,7 +33,12 @@ final class NativeLibrary {
     }
 
     /** Makes the driver load its library from {@code dataDir}/native/sqlite-VERSION, copied there if need be. */
-    static synchronized void prepare(Path dataDir) {
+    static void prepare(Path dataDir) {
+        prepare(dataDir, Files::isExecutable);
+    }
+
+    /** @param runnable whether the system would map code from a file there (false on a noexec mount) */
+    static synchronized void prepare(Path dataDir, Predicate<Path> runnable) {
         if (System.getProperty(PATH_PROPERTY) != null) {
             return;
         }
@@ -49,17 +58,20 @@ final class NativeLibrary {
                 Path partial = Files.createTempFile(folder, name, ".partial");
                 try (InputStream in = entry.getInputStream()) {
                     Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+                    if (Files.getFileStore(partial).supportsFileAttributeView("posix")) {
+                        Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rwx------"));
+                    }
                     // Renamed whole into place: another start never loads half a copy.
                     Files.move(partial, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } finally {
                     Files.deleteIfExists(partial);
                 }
             }
-            // Loaded here first: a data folder the system will not map code from (mounted noexec)
-            // then leaves the driver to its own way quietly, where its own failed try logs a stack trace.
-            System.load(library.toAbsolutePath().toString());
-        } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
+        } catch (IOException | RuntimeException e) {
             // The driver extracts it to the temporary folder as it always has.
+            return;
+        }
+        if (!runnable.test(library)) {
             return;
         }
         System.setProperty(PATH_PROPERTY, folder.toString());

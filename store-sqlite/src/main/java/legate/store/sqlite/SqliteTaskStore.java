@@ -79,7 +79,6 @@ public final class SqliteTaskStore implements TaskStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the data folder " + dataDir, e);
         }
-        NativeLibrary.prepare(dataDir);
         return new SqliteTaskStore(dataDir.resolve(FILE_NAME));
     }
 
@@ -89,6 +88,7 @@ public final class SqliteTaskStore implements TaskStore {
     }
 
     SqliteTaskStore(Path path, Schema schema, Duration busyTimeout) {
+        NativeLibrary.prepare(path.toAbsolutePath().getParent());
         this.file = DatabaseFile.claim(path, busyTimeout);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
