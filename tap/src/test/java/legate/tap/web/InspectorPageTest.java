@@ -335,9 +335,23 @@ class InspectorPageTest {
         }
     }
 
+    /**
+     * The downloaded HAR once Chromium has finished it. Chromium reserves the final name with an
+     * empty file while it writes the download beside it as {@code .crdownload}, then moves that
+     * over it: the name alone may be seen before a byte is written (it failed once in CI so).
+     */
     private static Optional<Path> har() {
         try (Stream<Path> files = Files.list(downloads)) {
-            return files.filter(p -> p.toString().endsWith(".har")).findFirst();
+            List<Path> all = files.toList();
+            if (all.stream().anyMatch(p -> p.toString().endsWith(".crdownload"))) {
+                return Optional.empty();
+            }
+            for (Path p : all) {
+                if (p.toString().endsWith(".har") && Files.size(p) > 0) {
+                    return Optional.of(p);
+                }
+            }
+            return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
