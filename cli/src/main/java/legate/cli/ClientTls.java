@@ -8,7 +8,7 @@ import legate.a2a.client.TrustedCertificates;
 import legate.wire.pem.PemException;
 
 /**
- * How {@code legate client} and {@code legate mcp} dial https agents: the certificate authorities
+ * How {@code legate client}, {@code legate mcp} and {@code legate tap} dial https agents: the certificate authorities
  * they trust beside the JDK's (A2A_CA_CERT) and the certificate they present to an agent that asks
  * for one (A2A_CLIENT_CERT and A2A_CLIENT_KEY, mutual TLS).
  *

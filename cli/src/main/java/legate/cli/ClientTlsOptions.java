@@ -5,9 +5,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * How {@code legate client} and {@code legate mcp} dial https agents, as one picocli mixin: the
- * certificate authorities trusted beside the JDK's and the client certificate presented to an
- * agent that asks for one (mutual TLS). Inherited by {@code legate client}'s subcommands.
+ * How {@code legate client}, {@code legate mcp} and {@code legate tap} dial https agents, as one
+ * picocli mixin: the certificate authorities trusted beside the JDK's and the client certificate
+ * presented to an agent that asks for one (mutual TLS). Inherited by {@code legate client}'s
+ * subcommands.
  */
 final class ClientTlsOptions {
     @Option(names = "--ca-cert", descriptionKey = "A2A_CA_CERT", paramLabel = "PEM", scope = ScopeType.INHERIT,

@@ -25,6 +25,7 @@ import legate.tap.show.WirePrinter;
 import legate.tap.web.Inspector;
 import legate.tap.web.SessionFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code legate tap}: the wire tap, a transparent proxy in front of an agent that prints every exchange. */
@@ -61,6 +62,11 @@ final class TapCommand implements Callable<Integer> {
             description = "The agent's gRPC listener (its \"gRPC:\" start-up line): a gRPC (HTTP/2) connection to the "
                     + "tap is forwarded there, its calls shown on the console [TAP_GRPC_TARGET] (default: none, such a connection is closed).")
     String grpcTarget;
+
+    // The tap dials an https agent as legate client would: a private CA, a client certificate for an
+    // agent that asks for one. The tap then presents that certificate for every client it forwards.
+    @Mixin
+    ClientTlsOptions targetTls;
 
     @Option(names = "--log", descriptionKey = "TAP_LOG", paramLabel = "FILE",
             description = "Also append every exchange to FILE as JSON Lines, one event per line [TAP_LOG].")
@@ -103,7 +109,7 @@ final class TapCommand implements Callable<Integer> {
         TapConfig config;
         try {
             config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES)
-                    .withApiKeyHeader(apiKeyHeader).withGrpcTarget(grpcTarget);
+                    .withApiKeyHeader(apiKeyHeader).withGrpcTarget(grpcTarget).withTargetTls(targetTls.tls().context());
         } catch (IllegalArgumentException e) {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
@@ -148,6 +154,10 @@ final class TapCommand implements Callable<Integer> {
         }
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
                 + (log != null ? " (logging to " + log + ")" : ""));
+        if (targetTls.clientCert != null) {
+            printer.note("legate tap: the agent sees every client of the tap as the holder of " + targetTls.clientCert
+                    + " (mutual TLS); keep the tap where only you can reach it");
+        }
         printer.note("legate tap: clients must dial the tap; the agent's card must say so (PUBLIC_URL=" + tap.url() + ")");
         if (config.grpcTarget() != null) {
             printer.note("legate tap: gRPC (HTTP/2) connections to the tap are forwarded to " + grpcTarget.strip()

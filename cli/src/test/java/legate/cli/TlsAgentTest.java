@@ -2,6 +2,10 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TlsAgentTest {
     private static final Pattern LISTENING = Pattern.compile("listening on https://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Pattern TAP_LISTENING = Pattern.compile("legate tap: (http://127\\.0\\.0\\.1:\\d+/) -> https?://");
     private static final Duration START_LIMIT = Duration.ofSeconds(30);
     @RegisterExtension
     final Cleanup cleanup = new Cleanup();
@@ -87,6 +92,60 @@ class TlsAgentTest {
         assertThat(without.err()).contains("asks for mtls").contains("--client-cert");
         assertThat(half.exit()).isEqualTo(2);
         assertThat(half.err()).contains("--client-cert and --client-key");
+    }
+
+    // README "The wire tap": the tap dials an https agent with a private CA, and presents a client
+    // certificate to one that asks for it (mutual TLS); its clients speak plain HTTP to it. Without
+    // the certificate the agent's own refusal (401) passes through; without the CA the tap answers
+    // 502 naming the target; TLS settings for an http target are a usage error.
+    @Test
+    void theTapDialsAnAgentAskingForClientCertificatesWithTheCertificateItWasGiven() throws Exception {
+        TestPki.CertificateFiles tapCert = pki.clientCertificate("tap", "tap-operator");
+        RunningChild agent = cleanup.register(agent(Map.of("TLS_CERT", pki.serverChain().toString(),
+                "TLS_KEY", pki.serverKey().toString(), "A2A_CLIENT_CA", pki.caCert().toString())).start());
+        String target = "https://127.0.0.1:" + agent.awaitLine(LISTENING, START_LIMIT).group(1);
+
+        RunningChild withCert = cleanup.register(tap(target, "--ca-cert", pki.caCert().toString(),
+                "--client-cert", tapCert.certificate().toString(), "--client-key", tapCert.key().toString()).start());
+        URI tapUrl = URI.create(withCert.awaitLine(TAP_LISTENING, START_LIMIT).group(1));
+        RunningChild caOnly = cleanup.register(tap(target, "--ca-cert", pki.caCert().toString()).start());
+        URI caOnlyUrl = URI.create(caOnly.awaitLine(TAP_LISTENING, START_LIMIT).group(1));
+        RunningChild jdkTrust = cleanup.register(tap(target).start());
+        URI jdkTrustUrl = URI.create(jdkTrust.awaitLine(TAP_LISTENING, START_LIMIT).group(1));
+
+        HttpResponse<String> served = sendMessage(tapUrl);
+        HttpResponse<String> noCertificate = sendMessage(caOnlyUrl);
+        HttpResponse<String> untrusted = sendMessage(jdkTrustUrl);
+
+        assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+        assertThat(served.body()).contains("TASK_STATE_COMPLETED");
+        assertThat(withCert.awaitLine(Pattern.compile("\\[#1\\] <- 200"), START_LIMIT)).isNotNull();
+        assertThat(withCert.output()).contains("as the holder of " + tapCert.certificate());
+        assertThat(noCertificate.statusCode()).as(noCertificate.body()).isEqualTo(401);
+        assertThat(untrusted.statusCode()).isEqualTo(502);
+        assertThat(untrusted.body()).contains("the agent at " + target + " is not reachable");
+
+        ChildRun httpTarget = tap("http://127.0.0.1:9", "--ca-cert", pki.caCert().toString()).run(START_LIMIT);
+        assertThat(httpTarget.exitCode()).isEqualTo(2);
+        assertThat(httpTarget.stderr()).contains("is for an https target").doesNotContain("Exception");
+    }
+
+    private static ChildCommand tap(String target, String... tls) {
+        List<String> argv = new ArrayList<>(List.of("tap", "--port", "0", "--color", "never", "--target", target));
+        argv.addAll(List.of(tls));
+        return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(dir)
+                .without("TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "TAP_WEB", "TAP_GRPC_TARGET",
+                        "A2A_CA_CERT", "A2A_CLIENT_CERT", "A2A_CLIENT_KEY");
+    }
+
+    private static HttpResponse<String> sendMessage(URI tap) throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m-" + System.nanoTime() + "\",\"role\":\"ROLE_USER\","
+                + "\"parts\":[{\"text\":\"Count these words.\"}]}}}";
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(tap)
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     // A client certificate is presented in the TLS handshake: mutual TLS without TLS cannot start.

@@ -3,6 +3,7 @@ package legate.tap.proxy;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Locale;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where the tap listens and what it forwards to.
@@ -15,9 +16,12 @@ import java.util.Locale;
  * @param apiKeyHeader the header an API key travels in, shown masked like Authorization (null: X-API-Key)
  * @param grpcTarget {@code host:port} of the agent's gRPC listener, where a connection that opens with
  *     the HTTP/2 preface (a gRPC client) is passed through, forwarded only ({@link Http2Tunnel}); null: none
+ * @param targetTls how the tap dials an {@code https} target: the authorities it trusts and the
+ *     client certificate it presents when the agent asks for one (mutual TLS); null: the JDK's
+ *     trusted authorities and no certificate
  */
 public record TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader,
-                        InetSocketAddress grpcTarget) {
+                        InetSocketAddress grpcTarget, SSLContext targetTls) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41242;
     public static final String DEFAULT_TARGET = "http://127.0.0.1:41241";
@@ -35,14 +39,18 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxRequestBytes must be at least 1");
         }
+        if (targetTls != null && !"https".equals(target.getScheme())) {
+            throw new IllegalArgumentException("a CA certificate or client certificate is for an https target; TARGET_URL is "
+                    + target);
+        }
     }
 
     public TapConfig(String host, int port, URI target, int maxRequestBytes) {
-        this(host, port, target, maxRequestBytes, null, null);
+        this(host, port, target, maxRequestBytes, null, null, null);
     }
 
     public TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader) {
-        this(host, port, target, maxRequestBytes, apiKeyHeader, null);
+        this(host, port, target, maxRequestBytes, apiKeyHeader, null, null);
     }
 
     /** Loopback, the given port and target, the default request limit. */
@@ -52,7 +60,17 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
 
     /** The same, with the API key travelling in {@code header}. */
     public TapConfig withApiKeyHeader(String header) {
-        return new TapConfig(host, port, target, maxRequestBytes, header, grpcTarget);
+        return new TapConfig(host, port, target, maxRequestBytes, header, grpcTarget, targetTls);
+    }
+
+    /**
+     * The same, dialing the https target with {@code tls} (A2A_CA_CERT, A2A_CLIENT_CERT and
+     * A2A_CLIENT_KEY, as {@code legate client} reads them); null: the JDK's own.
+     *
+     * @throws IllegalArgumentException when the target is not https, where the settings would be ignored
+     */
+    public TapConfig withTargetTls(SSLContext tls) {
+        return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, grpcTarget, tls);
     }
 
     /**
@@ -63,7 +81,7 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
      */
     public TapConfig withGrpcTarget(String hostPort) {
         if (hostPort == null || hostPort.isBlank()) {
-            return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, null);
+            return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, null, targetTls);
         }
         URI u = URI.create("//" + hostPort.strip());
         if (u.getHost() == null || u.getPort() < 1 || (u.getRawPath() != null && !u.getRawPath().isEmpty())) {
@@ -72,7 +90,7 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
         }
         String h = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
         return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader,
-                InetSocketAddress.createUnresolved(h, u.getPort()));
+                InetSocketAddress.createUnresolved(h, u.getPort()), targetTls);
     }
 
     /**

@@ -65,7 +65,7 @@ public final class TapProxy implements AutoCloseable {
              PrintStream console) {
         this.config = config;
         this.idleTimeout = idleTimeout;
-        this.dialer = new UpstreamDialer(config.target(), CONNECT_TIMEOUT);
+        this.dialer = new UpstreamDialer(config.target(), config.targetTls(), CONNECT_TIMEOUT);
         this.listeners = new ListenerThread(listeners);
         this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners,
                 headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong(), resolved(config.grpcTarget()),

@@ -23,13 +23,20 @@ final class UpstreamDialer implements AutoCloseable {
     private final String host;
     private final int port;
     private final boolean tls;
+    /** The TLS context of an https target; null: the JDK's default, made when first dialed. */
+    private final SSLContext tlsContext;
     private final int connectTimeoutMs;
     private final Set<UpstreamConnection> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** @param target the origin, {@code http://host[:port]} or {@code https://host[:port]} */
-    UpstreamDialer(URI target, Duration connectTimeout) {
+    /**
+     * @param target the origin, {@code http://host[:port]} or {@code https://host[:port]}
+     * @param tlsContext for an https target: the authorities trusted and the client certificate
+     *     presented; null for the JDK's default
+     */
+    UpstreamDialer(URI target, SSLContext tlsContext, Duration connectTimeout) {
         this.host = target.getHost();
+        this.tlsContext = tlsContext;
         this.tls = target.getScheme().equalsIgnoreCase("https");
         this.port = target.getPort() >= 0 ? target.getPort() : tls ? 443 : 80;
         this.connectTimeoutMs = Math.toIntExact(connectTimeout.toMillis());
@@ -68,7 +75,8 @@ final class UpstreamDialer implements AutoCloseable {
     private UpstreamConnection overTls(SocketChannel socket) throws IOException {
         SSLSocket s;
         try {
-            s = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket(socket.socket(), host, port, true);
+            SSLContext context = tlsContext != null ? tlsContext : SSLContext.getDefault();
+            s = (SSLSocket) context.getSocketFactory().createSocket(socket.socket(), host, port, true);
         } catch (NoSuchAlgorithmException e) {
             throw new IOException("no TLS available in this JVM", e);
         }
