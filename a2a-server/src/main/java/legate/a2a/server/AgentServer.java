@@ -15,22 +15,26 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
+import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.ForwardedCertificates;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.card.JwksHandler;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.edge.CorsHandler;
 import legate.a2a.server.edge.Https;
+import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.grpc.GrpcListener;
 import legate.a2a.server.http.A2aErrorPage;
+import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.jsonrpc.JsonRpcHandler;
 import legate.a2a.server.observe.MetricsAccess;
 import legate.a2a.server.observe.MetricsEndpoint;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.observe.TimedTaskStore;
-import legate.a2a.server.rest.RestHandler;
 import legate.a2a.server.push.PushNotifications;
 import legate.a2a.server.push.PushSettings;
+import legate.a2a.server.rest.RestHandler;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.RequestHandler;
@@ -85,6 +89,10 @@ public final class AgentServer implements AutoCloseable {
     /** The gRPC binding's listener, on a port of its own; null when GRPC is not among the bindings served. */
     private final GrpcListener grpc;
     private volatile PushNotifications push;
+    /** Carries a request to the instance that runs its conversation; one for every binding. */
+    private final PeerForwarding forwarding;
+    /** The card's schemes, and a client certificate another instance verified taken as presented. */
+    private final CallerAuthentication authentication;
 
     private AgentServer(ServerConfig config, IntFunction<AgentCard> cardForPort, AgentExecutor executor,
                         TaskStore store, Clock clock, Telemetry telemetry, ServerMetrics metrics, InstanceGroup group) {
@@ -116,7 +124,12 @@ public final class AgentServer implements AutoCloseable {
         // stream is as long as the task runs. A2A requests are a few hundred bytes; a larger body
         // is read in several fills. (8 KB, the default, was a third of a held stream's memory.)
         http1.setInputBufferSize(2048);
-        List<X509Certificate> clientAuthorities = config.security().authentication().clientAuthorities();
+        byte[] peerKey = group.peerKey();
+        ForwardedCertificates vouched = peerKey == null ? null : new ForwardedCertificates(peerKey, clock);
+        TlsIdentity tls = config.edge().tls();
+        this.forwarding = new PeerForwarding(tls == null ? null : tls::peerContext, vouched);
+        this.authentication = config.security().authentication().withForwarded(vouched);
+        List<X509Certificate> clientAuthorities = authentication.clientAuthorities();
         if (!clientAuthorities.isEmpty() && config.edge().tls() == null) {
             throw new IllegalArgumentException("mutual TLS needs TLS: a client certificate is presented in the TLS"
                     + " handshake, so the server must serve HTTPS (TLS_CERT, TLS_KEY)");
@@ -140,7 +153,7 @@ public final class AgentServer implements AutoCloseable {
         }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
         this.grpc = config.serves(ProtocolBinding.GRPC) ? new GrpcListener(config.host(), config.grpcPort(),
-                config.maxBodyBytes(), config.security().authentication(), config.edge().tls(), metrics) : null;
+                config.maxBodyBytes(), authentication, config.edge().tls(), metrics, forwarding) : null;
     }
 
     /**
@@ -244,12 +257,12 @@ public final class AgentServer implements AutoCloseable {
             grpc.serve(h);
         }
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
-        JsonRpcHandler rpc = new JsonRpcHandler(h, security.authentication(), config.maxBodyBytes(),
-                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
+        JsonRpcHandler rpc = new JsonRpcHandler(h, authentication, config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing(), forwarding);
         this.rpc = rpc;
         metrics.watchOpenStreams(JsonRpcHandler.BINDING, rpc::openStreams);
-        RestHandler restBinding = new RestHandler(h, config.rpcPath(), security.authentication(), config.maxBodyBytes(),
-                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing());
+        RestHandler restBinding = new RestHandler(h, config.rpcPath(), authentication, config.maxBodyBytes(),
+                jetty.getScheduler(), config.keepAlive(), metrics, telemetry.tracing(), forwarding);
         this.rest = restBinding;
         metrics.watchOpenStreams(RestHandler.BINDING, restBinding::openStreams);
         MetricsEndpoint scrape = new MetricsEndpoint(metrics::scrape, metricsConnector != null
@@ -263,8 +276,8 @@ public final class AgentServer implements AutoCloseable {
         boolean jsonRpc = config.serves(ProtocolBinding.JSONRPC);
         // PROTOCOL (A2A §3.6): v0.3 has its own URL (its card entry), the same edge, and its own dialect.
         JsonRpcHandler v03 = !config.serves(ProtocolBinding.JSONRPC_0_3) ? null : new JsonRpcHandler(new V03Dialect(),
-                h, security.authentication(), config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive(), metrics,
-                telemetry.tracing());
+                h, authentication, config.maxBodyBytes(), jetty.getScheduler(), config.keepAlive(), metrics,
+                telemetry.tracing(), forwarding);
         String v03Path = ProtocolBinding.JSONRPC_0_3.urlFrom(rpcPath);
         this.rpc03 = v03;
         if (v03 != null) {

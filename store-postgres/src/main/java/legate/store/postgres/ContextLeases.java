@@ -1,6 +1,7 @@
 package legate.store.postgres;
 
 import java.net.URI;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,6 +57,30 @@ final class ContextLeases {
                 INSERT INTO instances (id, url, ttl_ms) VALUES (?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, ttl_ms = EXCLUDED.ttl_ms,
                   started_at = now(), heartbeat_at = now()""", id, url.toString(), ttl.toMillis());
+    }
+
+    /**
+     * The secret the instances share (V5), made by the first one that asks: a concurrent first ask
+     * inserts nothing, and both read the one row that won.
+     */
+    byte[] peerKey(SecureRandom random) {
+        byte[] fresh = new byte[32];
+        random.nextBytes(fresh);
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = prepare(c, "INSERT INTO peer_key (id, key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+                    (Object) fresh)) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT key FROM peer_key WHERE id = 1");
+                 ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new PostgresStoreException("PostgreSQL lost the instances' shared key as it was made", null);
+                }
+                return rs.getBytes(1);
+            }
+        } catch (SQLException e) {
+            throw failed("the instances' shared key", e);
+        }
     }
 
     /** Renews the instance's heartbeat; false when its row is gone (another instance found it lost). */

@@ -1,6 +1,7 @@
 package legate.store.postgres;
 
 import java.net.URI;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -37,6 +38,7 @@ public final class PostgresInstances implements InstanceGroup {
     private final Runnable drain;
     private volatile URI url;
     private volatile UnsettledTasks unsettled;
+    private volatile byte[] peerKey;
 
     /** @param drain waits for this instance's queued appends to be committed, so the tables show its tasks as they are */
     PostgresInstances(ContextLeases leases, EventNotifications notifications, InstanceSettings settings, Runnable drain) {
@@ -70,6 +72,22 @@ public final class PostgresInstances implements InstanceGroup {
         heartbeat.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
         LOG.info("instance {} at {} joined the instances on this database (lease {} ms, heartbeat {} ms)",
                 settings.id(), self, settings.leaseTtl().toMillis(), every);
+    }
+
+    /** Read once, by the server as it is made (before it serves): the database's row, made here if missing. */
+    @Override
+    public byte[] peerKey() {
+        byte[] key = peerKey;
+        if (key == null) {
+            synchronized (this) {
+                key = peerKey;
+                if (key == null) {
+                    key = leases.peerKey(new SecureRandom());
+                    peerKey = key;
+                }
+            }
+        }
+        return key.clone();
     }
 
     @Override

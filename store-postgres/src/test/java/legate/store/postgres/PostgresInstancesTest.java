@@ -96,6 +96,22 @@ class PostgresInstancesTest {
         assertThat(a.runnerElsewhere("ctx-2")).contains(urlOf(1002));
     }
 
+    // README "Several instances": the instances vouch to each other for client certificates with one
+    // secret, made once in the database; every instance reads the same, and a restart too.
+    @Test
+    void everyInstanceOnTheDatabaseSharesOnePeerKeyThatOutlivesThem() throws Exception {
+        PostgresInstances a = join(store(), "a", 1001, LONG_TTL, RARE_BEAT);
+        PostgresInstances b = join(store(), "b", 1002, LONG_TTL, RARE_BEAT);
+
+        byte[] key = b.peerKey();
+        assertThat(key).hasSizeGreaterThanOrEqualTo(32).isEqualTo(a.peerKey());
+        assertThat(key).as("not all zeros").isNotEqualTo(new byte[key.length]);
+        closeAll();
+        assertThat(join(store(), "c", 1003, LONG_TTL, RARE_BEAT).peerKey()).isEqualTo(key);
+        url = server.freshDatabase();
+        assertThat(join(store(), "d", 1004, LONG_TTL, RARE_BEAT).peerKey()).as("another database's").isNotEqualTo(key);
+    }
+
     @Test
     void theNextTurnInAConversationWhoseInstanceIsGoneRunsWhereItArrivesOnceTheRunningTaskIsFailedAsInstanceLost()
             throws Exception {

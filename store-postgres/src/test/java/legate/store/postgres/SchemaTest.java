@@ -71,9 +71,9 @@ class SchemaTest {
     @Test
     void anEmptyDatabaseGetsEveryMigration() throws Exception {
         try (PostgresTaskStore store = PostgresTaskStore.open(url)) {
-            assertThat(store.schemaVersion()).isEqualTo("4");
+            assertThat(store.schemaVersion()).isEqualTo("5");
         }
-        assertThat(appliedVersion()).isEqualTo("4");
+        assertThat(appliedVersion()).isEqualTo("5");
         try (Connection c = connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT table_name FROM information_schema.tables"
                      + " WHERE table_schema = 'legate' ORDER BY table_name")) {
@@ -81,7 +81,7 @@ class SchemaTest {
             while (rs.next()) {
                 tables.append(rs.getString(1)).append(' ');
             }
-            assertThat(tables.toString().trim()).isEqualTo("context_leases contexts events flyway_schema_history instances push_configs tasks");
+            assertThat(tables.toString().trim()).isEqualTo("context_leases contexts events flyway_schema_history instances peer_key push_configs tasks");
         }
     }
 
@@ -111,7 +111,7 @@ class SchemaTest {
         }
 
         try (PostgresTaskStore store = PostgresTaskStore.open(url)) {
-            assertThat(store.schemaVersion()).isEqualTo("4");
+            assertThat(store.schemaVersion()).isEqualTo("5");
             assertThat(store.get("old")).contains(t);
             assertThat(store.eventsAfter("old", 0)).containsExactly(new LoggedEvent(1, e.event()));
             Task next = task("new", TaskState.TASK_STATE_WORKING);
@@ -133,13 +133,13 @@ class SchemaTest {
         assertThat(appliedVersion()).isEqualTo("99");
 
         assertThatThrownBy(() -> PostgresTaskStore.open(url)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("is at version 99 (\"from a newer legate\"), newer than the 4 this Legate knows")
+                .hasMessageContaining("is at version 99 (\"from a newer legate\"), newer than the 5 this Legate knows")
                 .hasMessageContaining("will not be downgraded or written to");
         assertThat(appliedVersion()).isEqualTo("99");
         try (Connection c = connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM legate.flyway_schema_history")) {
             rs.next();
-            assertThat(rs.getInt(1)).as("history rows: schema creation, V1, V2, V3, V4, V99").isEqualTo(6);
+            assertThat(rs.getInt(1)).as("history rows: schema creation, V1, V2, V3, V4, V5, V99").isEqualTo(7);
         }
     }
 
@@ -149,7 +149,7 @@ class SchemaTest {
         CompletableFuture<Void> other = CompletableFuture.runAsync(() -> PostgresTaskStore.open(url).close(),
                 r -> Thread.ofVirtual().start(r));
         try (PostgresTaskStore store = PostgresTaskStore.open(url)) {
-            assertThat(store.schemaVersion()).isEqualTo("4");
+            assertThat(store.schemaVersion()).isEqualTo("5");
         }
         other.get(30, TimeUnit.SECONDS);
         try (Connection c = connect(); Statement s = c.createStatement();

@@ -18,12 +18,25 @@ import org.eclipse.jetty.http.HttpFields;
  * <p>Checked by the HTTP edge on every request but the public card, before the body is read: a
  * caller without an accepted credential costs a header lookup and never reaches a task.
  */
-public record CallerAuthentication(List<CredentialScheme> schemes) {
+public record CallerAuthentication(List<CredentialScheme> schemes, ForwardedCertificates forwarded) {
     /** No scheme: every caller is anonymous. */
     public static final CallerAuthentication NONE = new CallerAuthentication(List.of());
 
+    /**
+     * @param forwarded how a client certificate another instance verified reaches this one on a
+     *     forwarded request; null: alone, or no such request is taken as presenting one
+     */
     public CallerAuthentication {
         schemes = List.copyOf(schemes);
+    }
+
+    public CallerAuthentication(List<CredentialScheme> schemes) {
+        this(schemes, null);
+    }
+
+    /** The same schemes, taking a client certificate another instance verified as {@code forwarded} says. */
+    public CallerAuthentication withForwarded(ForwardedCertificates forwarded) {
+        return new CallerAuthentication(schemes, forwarded);
     }
 
     public boolean isEnabled() {
@@ -48,6 +61,16 @@ public record CallerAuthentication(List<CredentialScheme> schemes) {
     public Principal authenticate(Presented presented) {
         if (schemes.isEmpty()) {
             return Principal.ANONYMOUS;
+        }
+        if (forwarded != null && presented.certificates().isEmpty()
+                && presented.headers().contains(ForwardedCertificates.CHAIN)) {
+            List<X509Certificate> authorities = clientAuthorities();
+            if (!authorities.isEmpty()) {
+                List<X509Certificate> chain = forwarded.vouched(presented.headers(), authorities);
+                if (!chain.isEmpty()) {
+                    presented = new Presented(presented.headers(), chain);
+                }
+            }
         }
         List<String> refusals = new ArrayList<>();
         for (CredentialScheme scheme : schemes) {

@@ -10,9 +10,14 @@ import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 import legate.wire.pem.KeyPairs;
 import legate.wire.pem.PemException;
 import legate.wire.pem.PemFile;
@@ -84,6 +89,33 @@ public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
             return ssl;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("the TLS key could not be held in a key store: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * How this server dials the other instances of its agent (README "Several instances"): trusting
+     * the JDK's authorities and the top of its own chain, its root or its own certificate. Instances
+     * of one agent share a certificate or the authority that issued theirs, so a private one needs
+     * no setting of its own; the host name is still checked.
+     */
+    public SSLContext peerContext() {
+        try {
+            TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            jdk.init((KeyStore) null);
+            List<X509Certificate> anchors = new ArrayList<>();
+            for (TrustManager m : jdk.getTrustManagers()) {
+                if (m instanceof X509TrustManager x) {
+                    anchors.addAll(List.of(x.getAcceptedIssuers()));
+                }
+            }
+            anchors.add(chain.getLast());
+            TrustManagerFactory both = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            both.init(trustStore(anchors));
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, both.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("the authorities to dial other instances with cannot be held: " + e.getMessage(), e);
         }
     }
 

@@ -63,15 +63,16 @@ final class A2aGrpcService extends A2AServiceGrpc.A2AServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(A2aGrpcService.class);
 
     private final GrpcCallCounter counter;
-    private final GrpcPeerForwarding forwarding = new GrpcPeerForwarding();
+    private final GrpcPeerForwarding forwarding;
     private final Set<GrpcEventStream> open = ConcurrentHashMap.newKeySet();
     // Streams relayed from the instance that runs their conversation: written here too.
     private final AtomicInteger relayed = new AtomicInteger();
     // Set once the card (which names this listener's port) and the handler over it exist.
     private volatile RequestHandler handler;
 
-    A2aGrpcService(GrpcCallCounter counter) {
+    A2aGrpcService(GrpcCallCounter counter, PeerForwarding forwarding) {
         this.counter = counter;
+        this.forwarding = new GrpcPeerForwarding(forwarding);
     }
 
     void serve(RequestHandler h) {

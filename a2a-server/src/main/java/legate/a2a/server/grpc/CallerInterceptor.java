@@ -8,6 +8,8 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.StatusRuntimeException;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aHeaders;
 import legate.a2a.model.grpc.GrpcErrorMapping;
@@ -33,6 +35,8 @@ final class CallerInterceptor implements ServerInterceptor {
     static final Context.Key<Principal> CALLER = Context.key("legate-a2a-caller");
     /** The call's metadata, for the service parameters a method reads (Last-Event-ID). */
     static final Context.Key<Metadata> HEADERS = Context.key("legate-a2a-headers");
+    /** The client certificate chain the call's TLS handshake verified (none without one), for a forwarded call. */
+    static final Context.Key<List<X509Certificate>> CERTIFICATES = Context.key("legate-a2a-certificates");
     private static final Logger LOG = LoggerFactory.getLogger(CallerInterceptor.class);
 
     private final CallerAuthentication authentication;
@@ -48,11 +52,12 @@ final class CallerInterceptor implements ServerInterceptor {
                                                        ServerCallHandler<Q, R> next) {
         String method = call.getMethodDescriptor().getBareMethodName();
         Principal caller;
+        List<X509Certificate> certificates =
+                Presented.peerCertificates(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
         try {
             // PROTOCOL (A2A §7, §3.3.2): every method needs a credential when a scheme is configured;
             // a refused caller learns nothing about tasks, only what to send.
-            caller = authentication.authenticate(new Presented(fields(headers),
-                    Presented.peerCertificates(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))));
+            caller = authentication.authenticate(new Presented(fields(headers), certificates));
         } catch (Unauthenticated e) {
             LOG.info("refused a gRPC call from {}: {}", call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), e.why());
             return refuse(call, method, e.error(), e.getMessage());
@@ -61,7 +66,7 @@ final class CallerInterceptor implements ServerInterceptor {
         if (refusal != null) {
             return refuse(call, method, A2aError.VERSION_NOT_SUPPORTED, refusal);
         }
-        Context context = Context.current().withValue(CALLER, caller).withValue(HEADERS, headers);
+        Context context = Context.current().withValues(CALLER, caller, HEADERS, headers, CERTIFICATES, certificates);
         return Contexts.interceptCall(context, call, headers, next);
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.edge.TlsIdentity;
+import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
 
@@ -42,11 +43,11 @@ public final class GrpcListener {
      * @param tls the server's TLS identity, or null for clear text (h2c)
      */
     public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
-                        TlsIdentity tls, ServerMetrics metrics) {
+                        TlsIdentity tls, ServerMetrics metrics, PeerForwarding forwarding) {
         this.host = host;
         this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
-        this.service = new A2aGrpcService(counter);
+        this.service = new A2aGrpcService(counter, forwarding);
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-grpc-", 0).factory());
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)

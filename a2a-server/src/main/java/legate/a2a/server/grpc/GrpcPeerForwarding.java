@@ -15,7 +15,9 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +49,12 @@ final class GrpcPeerForwarding {
     // A reply larger than this is refused, not buffered: a misbehaving peer cannot exhaust memory.
     private static final int MAX_REPLY_BYTES = 64 << 20;
     private static final String JSON = "application/json";
-    private volatile PeerForwarding http;
+    private final PeerForwarding http;
+
+    /** @param http the server's forwarding, which every binding shares */
+    GrpcPeerForwarding(PeerForwarding http) {
+        this.http = http;
+    }
 
     /**
      * A unary call answered by the peer at {@code peer}: its result read into {@code reply}.
@@ -163,7 +170,11 @@ final class GrpcPeerForwarding {
                 values.forEach(v -> out.header(name, v));
             }
         }
-        return forwarding().send(out, peer);
+        List<X509Certificate> certificates = CallerInterceptor.CERTIFICATES.get();
+        if (certificates != null) {
+            http.vouch(certificates, out);
+        }
+        return http.send(out, peer);
     }
 
     private static Message read(JsonNode result, Message.Builder into, URI peer) {
@@ -213,17 +224,4 @@ final class GrpcPeerForwarding {
         }
     }
 
-    private PeerForwarding forwarding() {
-        PeerForwarding f = http;
-        if (f == null) {
-            synchronized (this) {
-                f = http;
-                if (f == null) {
-                    f = new PeerForwarding();
-                    http = f;
-                }
-            }
-        }
-        return f;
-    }
 }

@@ -4,7 +4,9 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.observe.HttpFieldsGetter;
@@ -34,8 +36,11 @@ public final class BindingEdge {
     private final KeepAlive keepAlive;
     private final ServerMetrics metrics;
     private final Tracing tracing;
-    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
-    private volatile PeerForwarding forwarding;
+    private final PeerForwarding forwarding;
+    // A relayed stream is written by this binding as much as one it serves itself: it holds a
+    // connection and a thread here, so the open-streams gauge (and the tests' check that none is
+    // left behind) counts it.
+    private final AtomicInteger relayedStreams = new AtomicInteger();
 
     /**
      * @param binding the binding's label in {@link ServerMetrics} ({@code jsonrpc}, {@code rest})
@@ -43,10 +48,11 @@ public final class BindingEdge {
      * @param errorCodeAttribute the span attribute an error's A2A code is written to
      * @param scheduler runs the keep-alive sweep of open streams and the lingering closes (the server's own)
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
+     * @param forwarding carries a request to the instance that runs its conversation (one for every binding)
      */
     public BindingEdge(String binding, String rpcSystem, String errorCodeAttribute,
                        CallerAuthentication authentication, int maxBodyBytes, Scheduler scheduler, Duration keepAlive,
-                       ServerMetrics metrics, Tracing tracing) {
+                       ServerMetrics metrics, Tracing tracing, PeerForwarding forwarding) {
         this.binding = binding;
         this.rpcSystem = rpcSystem;
         this.errorCodeAttribute = errorCodeAttribute;
@@ -56,6 +62,7 @@ public final class BindingEdge {
         this.keepAlive = new KeepAlive(scheduler, keepAlive);
         this.metrics = metrics;
         this.tracing = tracing;
+        this.forwarding = forwarding;
     }
 
     /** Runs {@code answer} on one request, inside the request's server span when tracing is on. */
@@ -84,8 +91,7 @@ public final class BindingEdge {
      * relayed from the instance that runs their conversation included.
      */
     public int openStreams() {
-        PeerForwarding f = forwarding;
-        return keepAlive.openStreams() + (f == null ? 0 : f.relayedStreams());
+        return keepAlive.openStreams() + relayedStreams.get();
     }
 
     String binding() {
@@ -116,17 +122,8 @@ public final class BindingEdge {
         return metrics;
     }
 
-    PeerForwarding forwarding() {
-        PeerForwarding f = forwarding;
-        if (f == null) {
-            synchronized (this) {
-                f = forwarding;
-                if (f == null) {
-                    f = new PeerForwarding();
-                    forwarding = f;
-                }
-            }
-        }
-        return f;
+    /** Has the instance at {@code target} answer the request, relayed through this binding. */
+    void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
+        forwarding.forward(request, body, target, response, callback, relayedStreams);
     }
 }

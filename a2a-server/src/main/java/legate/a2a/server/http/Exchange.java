@@ -230,7 +230,7 @@ public final class Exchange {
             throw A2aError.INTERNAL.exception("this request was forwarded here by another instance of the agent,"
                     + " but its conversation runs on " + target + " (it moved meanwhile); send it again");
         }
-        edge.forwarding().forward(request, body, target, response, callback);
+        edge.forward(request, body, target, response, callback);
     }
 
     private void write(Callback then, int status, String contentType, String json) {

@@ -9,12 +9,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.a2a.server.OnFirstUse;
+import legate.a2a.server.auth.ForwardedCertificates;
+import legate.a2a.server.auth.Presented;
 import legate.wire.trace.Tracing;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
@@ -35,6 +42,15 @@ import org.eclipse.jetty.util.Callback;
  * caller is and whether the task is theirs sits in its request handler, ahead of the placement
  * that led here, so a forwarded request passes the same check twice and never bypasses it.
  *
+ * <p>A client certificate cannot be forwarded as it came: it authenticates the caller's TLS
+ * connection to this instance, and the other instance sees this one's connection. The chain this
+ * instance's handshake verified goes along with its proof ({@link ForwardedCertificates}), and
+ * chain headers a caller sent itself never do.
+ *
+ * <p>Instances that serve HTTPS dial each other over it: a peer's certificate is trusted when the
+ * JDK's authorities issued it or the top of this instance's own chain did (instances of one agent
+ * share a certificate, or an authority).
+ *
  * <p>A forwarded request carries {@link #FORWARDED} and is never forwarded again: two instances
  * that disagree for a moment about who holds a conversation answer an error, never loop. A caller
  * that sends the header itself only stops its request from being forwarded.
@@ -46,27 +62,41 @@ public final class PeerForwarding {
     private static final TextMapSetter<HttpRequest.Builder> TRACE_HEADERS = (b, name, value) -> b.setHeader(name, value);
     private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
             "keep-alive", "transfer-encoding", "te", "trailer", "proxy-connection", "date", "from", "via", "warning",
-            "http2-settings", FORWARDED.toLowerCase(Locale.ROOT));
+            "http2-settings", FORWARDED.toLowerCase(Locale.ROOT),
+            ForwardedCertificates.CHAIN.toLowerCase(Locale.ROOT), ForwardedCertificates.PROOF.toLowerCase(Locale.ROOT));
     private static final Set<String> NOT_RELAYED = Set.of("connection", "content-length", "keep-alive",
             "transfer-encoding", "date", "server");
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
-    // A relayed stream is written by this instance as much as one it serves itself: it holds a
-    // connection and a thread here, so the open-streams gauge (and the tests' check that none is
-    // left behind) counts it.
-    private final AtomicInteger relayedStreams = new AtomicInteger();
+    private final Supplier<SSLContext> tls;
+    private final ForwardedCertificates certificates;
+    // Made on the first forwarded request: an instance alone on its store never needs its HTTP client.
+    private final OnFirstUse<HttpClient> client = new OnFirstUse<>(this::newClient);
+
+    /** Dialing peers with the JDK's TLS defaults, vouching for no client certificate. */
+    public PeerForwarding() {
+        this(null, null);
+    }
+
+    /**
+     * @param tls how https peers are dialed (the authorities trusted), asked for at the first
+     *     forwarded request; null: the JDK's defaults
+     * @param certificates how a caller's client certificate goes along; null: it does not
+     */
+    public PeerForwarding(Supplier<SSLContext> tls, ForwardedCertificates certificates) {
+        this.tls = tls;
+        this.certificates = certificates;
+    }
 
     /**
      * Sends the request, with {@code body} (null: none) and its own HTTP method, to {@code target} and relays its answer; blocks until the answer is over
      * or either side hangs up.
      *
+     * @param relayedStreams counts an SSE answer while it is relayed: the binding's, which writes it
      * @throws legate.a2a.model.A2aException -32603 when the other instance cannot be reached
      *     ({@link Unreachable}: nothing was written yet)
      */
-    public void forward(Request request, byte[] body, URI target, Response response, Callback callback) {
+    public void forward(Request request, byte[] body, URI target, Response response, Callback callback,
+                        AtomicInteger relayedStreams) {
         HttpRequest.Builder out = HttpRequest.newBuilder(target).method(request.getMethod(), body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         for (HttpField f : request.getHeaders()) {
@@ -74,6 +104,7 @@ public final class PeerForwarding {
                 out.header(f.getName(), f.getValue());
             }
         }
+        vouch(Presented.of(request).certificates(), out);
         HttpResponse<InputStream> answer = send(out, target);
         response.setStatus(answer.statusCode());
         answer.headers().map().forEach((name, values) -> {
@@ -108,9 +139,20 @@ public final class PeerForwarding {
         }
     }
 
-    /** The SSE streams being relayed from another instance now, from its answer's head to its end. */
-    public int relayedStreams() {
-        return relayedStreams.get();
+    /** Adds the client certificate chain this instance verified, with its proof, to a request for a peer. */
+    public void vouch(List<X509Certificate> chain, HttpRequest.Builder out) {
+        if (certificates != null) {
+            certificates.vouch(chain, out::header);
+        }
+    }
+
+    private HttpClient newClient() {
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5));
+        if (tls != null) {
+            b.sslContext(tls.get());
+        }
+        return b.build();
     }
 
     /** Whether a request header (its lower-case name) goes along to the other instance: end-to-end ones do. */
@@ -130,7 +172,7 @@ public final class PeerForwarding {
         // (replacing the caller's traceparent, which would make the two siblings); off, nothing changes.
         Tracing.propagator().inject(Context.current(), out, TRACE_HEADERS);
         try {
-            return client.send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+            return client.get().send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             throw new Unreachable(target, e);
         } catch (InterruptedException e) {

@@ -62,35 +62,39 @@ public final class JsonRpcHandler extends Handler.Abstract {
      */
     public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
                           Scheduler scheduler, Duration keepAlive) {
-        this(handler, authentication, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+        this(handler, authentication, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF,
+                new PeerForwarding());
     }
 
     /** The same, with no authentication (every caller anonymous). */
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive) {
-        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF);
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, new ServerMetrics(), Tracing.OFF,
+                new PeerForwarding());
     }
 
     /** The same, counting each request into {@code metrics} and, when tracing is on, tracing it. */
     public JsonRpcHandler(RequestHandler handler, int maxBodyBytes, Scheduler scheduler, Duration keepAlive,
                           ServerMetrics metrics, Tracing tracing) {
-        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, metrics, tracing);
+        this(handler, CallerAuthentication.NONE, maxBodyBytes, scheduler, keepAlive, metrics, tracing, new PeerForwarding());
     }
 
     /** The same, authenticating callers with {@code authentication}, counting and tracing each request. */
     public JsonRpcHandler(RequestHandler handler, CallerAuthentication authentication, int maxBodyBytes,
-                          Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing) {
-        this(JsonRpcDialect.V1_0, handler, authentication, maxBodyBytes, scheduler, keepAlive, metrics, tracing);
+                          Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing,
+                          PeerForwarding forwarding) {
+        this(JsonRpcDialect.V1_0, handler, authentication, maxBodyBytes, scheduler, keepAlive, metrics, tracing,
+                forwarding);
     }
 
     /** The same, speaking {@code dialect} (A2A 1.0, or 0.3 translated at this edge) behind the same edge. */
     public JsonRpcHandler(JsonRpcDialect dialect, RequestHandler handler, CallerAuthentication authentication,
                           int maxBodyBytes, Scheduler scheduler, Duration keepAlive, ServerMetrics metrics,
-                          Tracing tracing) {
+                          Tracing tracing, PeerForwarding forwarding) {
         super(InvocationType.BLOCKING);
         this.dialect = dialect;
         this.methods = dialect.methods(handler);
         this.edge = new BindingEdge(dialect.binding(), "jsonrpc", "rpc.jsonrpc.error_code", authentication, maxBodyBytes,
-                scheduler, keepAlive, metrics, tracing);
+                scheduler, keepAlive, metrics, tracing, forwarding);
     }
 
     @Override

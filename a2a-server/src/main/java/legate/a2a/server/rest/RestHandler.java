@@ -14,6 +14,7 @@ import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.auth.Unauthenticated;
 import legate.a2a.server.http.BindingEdge;
 import legate.a2a.server.http.Exchange;
+import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
 import legate.a2a.server.task.RunsElsewhere;
@@ -59,12 +60,13 @@ public final class RestHandler extends Handler.Abstract {
      * @param keepAlive how long a stream may stay silent before it gets an SSE comment
      */
     public RestHandler(RequestHandler handler, String rpcPath, CallerAuthentication authentication, int maxBodyBytes,
-                       Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing) {
+                       Scheduler scheduler, Duration keepAlive, ServerMetrics metrics, Tracing tracing,
+                       PeerForwarding forwarding) {
         super(InvocationType.BLOCKING);
         this.prefix = rpcPath.endsWith("/") ? rpcPath.substring(0, rpcPath.length() - 1) : rpcPath;
         this.operations = RestOperations.table(handler);
         this.edge = new BindingEdge(BINDING, "http+json", "a2a.error_code", authentication, maxBodyBytes, scheduler,
-                keepAlive, metrics, tracing);
+                keepAlive, metrics, tracing, forwarding);
     }
 
     /**

@@ -40,6 +40,15 @@ public interface InstanceGroup extends AutoCloseable {
      */
     Watch watch(String taskId, Runnable appended);
 
+    /**
+     * The secret every instance of the group shares (at least 32 bytes), with which one vouches to
+     * another for a client certificate it verified on a request it forwards; null for
+     * {@link #ALONE}, which forwards nothing.
+     */
+    default byte[] peerKey() {
+        return null;
+    }
+
     /** True for {@link #ALONE}: no other instance shares the store. */
     default boolean alone() {
         return false;

@@ -174,7 +174,7 @@ class MutualTlsTest {
     }
 
     /** Trusts the test CA for the server; presents {@code identity}'s certificate when not null. */
-    private static SSLContext context(CertificateFiles identity) throws Exception {
+    static SSLContext context(TestPki pki, CertificateFiles identity) throws Exception {
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(TlsIdentity.trustStore(PemFile.read(pki.caCert()).certificates()));
         KeyManagerFactory keys = null;
@@ -189,6 +189,10 @@ class MutualTlsTest {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
         return ctx;
+    }
+
+    private static SSLContext context(CertificateFiles identity) throws Exception {
+        return context(pki, identity);
     }
 
     private static A2AServiceGrpc.A2AServiceBlockingStub stub(CertificateFiles identity) throws Exception {

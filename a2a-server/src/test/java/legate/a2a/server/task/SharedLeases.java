@@ -1,6 +1,7 @@
 package legate.a2a.server.task;
 
 import java.net.URI;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,18 @@ public final class SharedLeases {
     private final Map<String, URI> leases = new ConcurrentHashMap<>();
     private final Set<URI> live = ConcurrentHashMap.newKeySet();
     private final Map<String, Set<Runnable>> watchers = new ConcurrentHashMap<>();
+    /** The secret the instances share, as store-postgres keeps it in the database. */
+    private final byte[] peerKey = new SecureRandom().generateSeed(32);
+    /** How the instances announce themselves: {@code http}, or {@code https} for instances serving TLS. */
+    private final String scheme;
+
+    public SharedLeases() {
+        this("http");
+    }
+
+    public SharedLeases(String scheme) {
+        this.scheme = scheme;
+    }
 
     /** A new instance of the group, live from its join until its close. */
     public InstanceGroup instance() {
@@ -73,8 +86,13 @@ public final class SharedLeases {
         private volatile URI self;
 
         @Override
+        public byte[] peerKey() {
+            return peerKey.clone();
+        }
+
+        @Override
         public void join(int boundPort, UnsettledTasks unsettled) {
-            self = URI.create("http://127.0.0.1:" + boundPort + "/");
+            self = URI.create(scheme + "://127.0.0.1:" + boundPort + "/");
             live.add(self);
         }
 
