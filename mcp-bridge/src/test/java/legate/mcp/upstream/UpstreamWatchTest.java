@@ -2,35 +2,17 @@ package legate.mcp.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
+import legate.testsupport.ManualClock;
 import org.junit.jupiter.api.Test;
 
 /** The heartbeat and the silence gate of a2a_ask, on a clock the test steps. */
 class UpstreamWatchTest {
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final ManualClock clock = new ManualClock();
     private final UpstreamWatch watch = new UpstreamWatch(clock, Duration.ofSeconds(25), Duration.ofSeconds(600));
 
     private void advance(long seconds) {
-        now = now.plusSeconds(seconds);
+        clock.advance(Duration.ofSeconds(seconds));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package legate.acp;
+package legate.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock a test moves by hand: idle reaping is decided by time, and tests do not wait for time to pass. */
+/** A clock a test moves by hand: what is decided by time (idle reaping, a token's renewal) is tested without waiting for time to pass. */
 public final class ManualClock extends Clock {
     private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
