@@ -1,5 +1,6 @@
 package legate.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -12,7 +13,9 @@ import legate.a2a.client.AgentCardException;
 import legate.a2a.client.AgentErrorException;
 import legate.a2a.client.Binding;
 import legate.a2a.client.ClientConfig;
+import legate.a2a.client.ClientCredentials;
 import legate.a2a.client.ClientTrust;
+import legate.a2a.client.CredentialException;
 import legate.a2a.client.Credentials;
 import legate.a2a.client.InvalidResponseException;
 import legate.a2a.client.TransportException;
@@ -75,6 +78,9 @@ final class ClientCommand implements Callable<Integer> {
 
     @Mixin
     ClientTlsOptions clientTls = new ClientTlsOptions();
+
+    @Mixin
+    OAuthClientOptions oauth = new OAuthClientOptions();
 
     @Option(names = "--agent-url", descriptionKey = "AGENT_URL", defaultValue = DEFAULT_URL, scope = ScopeType.INHERIT,
             description = "Base URL of the agent [AGENT_URL] (default: ${DEFAULT-VALUE}).")
@@ -236,8 +242,10 @@ final class ClientCommand implements Callable<Integer> {
             }
         }
         ClientTls tls;
+        ClientCredentials oauthClient;
         try {
             tls = clientTls.tls();
+            oauthClient = oauth.credentials();
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
@@ -258,6 +266,9 @@ final class ClientCommand implements Callable<Integer> {
         if (tls.presentsCertificate()) {
             credentials = credentials.withClientCertificate();
         }
+        if (oauthClient != null) {
+            credentials = credentials.withOAuthClient(oauthClient);
+        }
         try (A2aClient client = A2aClient.connect(base, config.withTrust(clientTrust).withCredentials(credentials))) {
             String unmet = credentials.unmet(client.card());
             if (unmet != null) {
@@ -272,6 +283,9 @@ final class ClientCommand implements Callable<Integer> {
                         + (t.kind() == TransportException.Kind.CONNECT_FAILED ? " (is an agent running there? try legate agent)" : ""));
                 case AgentCardException c -> fail(ClientExit.UNREACHABLE, c.getMessage());
                 case InvalidResponseException i -> fail(ClientExit.UNREACHABLE, i.getMessage());
+                // Refused as the agent's own refusal of a credential is (exit 3); unreachable as an agent is (4).
+                case CredentialException c -> fail(c.getCause() instanceof IOException ? ClientExit.UNREACHABLE
+                        : ClientExit.AGENT_ERROR, c.getMessage());
             };
         } catch (RuntimeException e) {
             return fail(ClientExit.TASK_UNFINISHED, "unexpected failure: " + e);

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import legate.a2a.server.observe.Telemetry;
 import legate.acp.log.BridgeLogs;
 import legate.a2a.client.Binding;
+import legate.a2a.client.ClientCredentials;
 import legate.a2a.client.Credentials;
 import legate.mcp.McpConfig;
 import legate.mcp.McpEndpoint;
@@ -34,6 +35,9 @@ import picocli.CommandLine.Option;
 final class McpCommand implements Callable<Integer> {
     @Mixin
     ClientTlsOptions clientTls = new ClientTlsOptions();
+
+    @Mixin
+    OAuthClientOptions oauth = new OAuthClientOptions();
 
     @Option(names = "--host", descriptionKey = "MCP_HOST", defaultValue = McpConfig.DEFAULT_HOST,
             description = "Address to bind [MCP_HOST] (default: ${DEFAULT-VALUE}). A wider bind needs MCP_ALLOWED_HOSTS.")
@@ -117,11 +121,16 @@ final class McpCommand implements Callable<Integer> {
      * takes plain {@code A2A_TOKEN} and {@code A2A_API_KEY}. Read from the environment and .env.
      */
     static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings) {
-        return credentials(published, settings, false);
+        return credentials(published, settings, false, null);
     }
 
-    /** @param certificate whether a client certificate is presented (A2A_CLIENT_CERT), to every agent that asks for one */
-    static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings, boolean certificate) {
+    /**
+     * @param certificate whether a client certificate is presented (A2A_CLIENT_CERT), to every agent that asks for one
+     * @param oauthClient OAuth 2 client credentials (A2A_CLIENT_ID ...) for every agent whose card asks for a token
+     *     from their authorization server; null for none
+     */
+    static Map<String, Credentials> credentials(Map<String, URI> published, Settings settings, boolean certificate,
+                                                ClientCredentials oauthClient) {
         Map<String, Credentials> out = new LinkedHashMap<>();
         for (String alias : published.keySet()) {
             String token = settings.get(McpConfig.credentialKey("A2A_TOKEN", alias)).orElse(null);
@@ -130,7 +139,7 @@ final class McpCommand implements Callable<Integer> {
                 token = token != null ? token : settings.get("A2A_TOKEN").orElse(null);
                 key = key != null ? key : settings.get("A2A_API_KEY").orElse(null);
             }
-            Credentials c = new Credentials(token, key, certificate);
+            Credentials c = new Credentials(token, key, certificate, oauthClient);
             if (!c.isEmpty()) {
                 out.put(alias, c);
             }
@@ -163,7 +172,7 @@ final class McpCommand implements Callable<Integer> {
                     Duration.ofMillis(heartbeatMs), Duration.ofMillis(silenceMs), Duration.ofMillis(discoveryMs),
                     Duration.ofMillis(requestMs))
                     .withCredentials(credentials(published, Settings.load(Path.of(""), System.getenv()),
-                            tls.presentsCertificate()))
+                            tls.presentsCertificate(), oauth.credentials()))
                     .withTrust(tls.trust())
                     .withBindings(binding == null || binding.isBlank() ? List.of() : List.of(Binding.named(binding)));
         } catch (IllegalArgumentException e) {

@@ -33,6 +33,12 @@ import legate.a2a.server.auth.TokensFile;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import legate.testsupport.Cleanup;
+import lf.a2a.v1.ClientCredentialsOAuthFlow;
+import lf.a2a.v1.OAuth2SecurityScheme;
+import lf.a2a.v1.OAuthFlows;
+import lf.a2a.v1.SecurityRequirement;
+import lf.a2a.v1.SecurityScheme;
+import lf.a2a.v1.StringList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +58,8 @@ class ClientCredentialsTest {
     @TempDir
     static Path dir;
     private static String url;
+    /** An agent whose card asks for an OAuth 2 token from a token endpoint that is never reached here. */
+    private static String oauthUrl;
     private static ECKey issuer;
 
     @BeforeAll
@@ -66,6 +74,19 @@ class ClientCredentialsTest {
                         null, 4)),
                 port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/"), new RevisorExecutor(Duration.ZERO));
         url = "http://127.0.0.1:" + cleanup.start("Revisor with tokens", revisor, AgentServer::start, AgentServer::openStreams);
+        AgentServer oauth = AgentServer.create(ServerConfig.loopback(0).withSecurity(new ServerSecurity(
+                        new CallerAuthentication(List.of(JwtBearer.fromKeyFile(PublicKeyFile.read(jwks), "https://issuer.test",
+                                "legate"))), null, 4)),
+                port -> RevisorCard.build(null, "http://127.0.0.1:" + port + "/").toBuilder()
+                        .putSecuritySchemes("oauth", SecurityScheme.newBuilder().setOauth2SecurityScheme(
+                                OAuth2SecurityScheme.newBuilder().setFlows(OAuthFlows.newBuilder().setClientCredentials(
+                                        ClientCredentialsOAuthFlow.newBuilder().setTokenUrl("http://127.0.0.1:9/token"))))
+                                .build())
+                        .addSecurityRequirements(SecurityRequirement.newBuilder().putSchemes("oauth",
+                                StringList.getDefaultInstance())).build(),
+                new RevisorExecutor(Duration.ZERO));
+        oauthUrl = "http://127.0.0.1:" + cleanup.start("Revisor with OAuth 2", oauth, AgentServer::start,
+                AgentServer::openStreams);
     }
 
     private record Run(int exit, String out, String err) {
@@ -73,7 +94,7 @@ class ClientCredentialsTest {
 
     private static Run legate(Map<String, String> env, String... args) {
         Map<String, String> all = new HashMap<>(env);
-        all.put("AGENT_URL", url);
+        all.putIfAbsent("AGENT_URL", url);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         var cl = Legate.commandLine(new Settings(all, Map.of()));
@@ -120,5 +141,24 @@ class ClientCredentialsTest {
         Run run = legate(Map.of("A2A_TOKEN", jwt.serialize()), "client", "ask", "Signed words count too.");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("completed");
+    }
+
+    // README "Clients": the three OAuth 2 client settings go together; half of them is a usage error.
+    @Test
+    void clientCredentialsWithoutTheirAuthorizationServerAreAUsageError() {
+        Run run = legate(Map.of("A2A_CLIENT_ID", "bot", "A2A_CLIENT_SECRET", "s3cret-bot"), "client", "list");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--token-url, --client-id and --client-secret").doesNotContain("s3cret-bot");
+    }
+
+    // The secret goes only to the authorization server it is for: a card naming another is refused
+    // (exit 3, as the agent's own refusal of a credential), before anything is sent anywhere.
+    @Test
+    void aCardNamingAnotherAuthorizationServerIsRefusedWithoutSendingTheSecret() {
+        Run run = legate(Map.of("AGENT_URL", oauthUrl, "A2A_TOKEN_URL", "https://idp.example.com", "A2A_CLIENT_ID", "bot",
+                "A2A_CLIENT_SECRET", "s3cret-bot"), "client", "list");
+        assertThat(run.exit()).as(run.err()).isEqualTo(3);
+        assertThat(run.err()).contains("names the authorization server http://127.0.0.1:9/token")
+                .contains("https://idp.example.com").doesNotContain("s3cret-bot");
     }
 }

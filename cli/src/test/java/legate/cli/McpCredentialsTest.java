@@ -35,7 +35,7 @@ class McpCredentialsTest {
         agents.put("coder", URI.create("https://127.0.0.1:41241/"));
         agents.put("open", URI.create("https://127.0.0.1:41261/"));
         Settings settings = new Settings(Map.of("A2A_TOKEN_CODER", "t-coder"), Map.of());
-        assertThat(McpCommand.credentials(agents, settings, true)).containsExactly(
+        assertThat(McpCommand.credentials(agents, settings, true, null)).containsExactly(
                 Map.entry("coder", new Credentials("t-coder", null, true)),
                 Map.entry("open", new Credentials(null, null, true)));
     }

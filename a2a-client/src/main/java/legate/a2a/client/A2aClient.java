@@ -8,12 +8,14 @@ import io.grpc.ManagedChannel;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import legate.a2a.client.internal.GrpcTransport;
 import legate.a2a.client.internal.HttpExchange;
 import legate.a2a.client.internal.JsonRpcTransport;
@@ -89,12 +91,35 @@ public final class A2aClient implements AutoCloseable {
         this.config = config;
         this.endpoint = Binding.choose(card, config.bindings());
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
-        Map<String, String> headers = new LinkedHashMap<>(config.headers());
-        headers.putAll(config.credentials().headersFor(card));
+        Supplier<Map<String, String>> headers = callHeaders(http, card, config);
         this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
         this.grpc = transport instanceof GrpcTransport g ? g.channel() : null;
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
+    }
+
+    /**
+     * The headers of every call: the configured ones and the credential the card asks for, an
+     * access token obtained with the client's OAuth 2 credentials included (renewed as it nears its
+     * expiry, so asked for at each call).
+     */
+    private static Supplier<Map<String, String>> callHeaders(HttpClient http, AgentCard card, ClientConfig config) {
+        Map<String, String> fixed = new LinkedHashMap<>(config.headers());
+        Credentials.Met met = config.credentials().meet(card);
+        if (met == null) {
+            return () -> fixed;
+        }
+        fixed.putAll(met.headers());
+        if (met.tokenScheme() == null) {
+            return () -> fixed;
+        }
+        AccessTokens tokens = new AccessTokens(met.tokenScheme(), config.credentials().oauthClient(), met.scopes(), http,
+                config.cardTimeout(), Clock.systemUTC());
+        return () -> {
+            Map<String, String> withToken = new LinkedHashMap<>(fixed);
+            withToken.put("Authorization", "Bearer " + tokens.current());
+            return withToken;
+        };
     }
 
     /** Whether a card declares Legate's resumable streams extension (A2A §4.6: capabilities.extensions). */
@@ -313,7 +338,7 @@ public final class A2aClient implements AutoCloseable {
      * The transport of the chosen interface's binding. ClientConfig admits only the bindings of
      * {@link Binding#IMPLEMENTED}, and each of them has its case here.
      */
-    private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, Map<String, String> headers,
+    private static Transport transportFor(AgentInterface chosen, HttpExchange exchange, Supplier<Map<String, String>> headers,
                                           AgentCard card, URI cardUrl, ClientTrust trust) {
         return switch (chosen.getProtocolBinding().strip().toUpperCase(Locale.ROOT)) {
             case "JSONRPC" -> new JsonRpcTransport(exchange, interfaceUrl(chosen, cardUrl));

@@ -13,6 +13,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.JdkSslContext;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import legate.a2a.client.internal.GrpcTransport;
 import lf.a2a.v1.AgentCard;
@@ -32,7 +33,8 @@ final class GrpcChannels {
      * @param trusted the TLS context of {@link ClientTrust#tls()} (a private CA, {@code --ca-cert}), or
      *     null for the JDK's authorities
      */
-    static GrpcTransport transport(AgentInterface chosen, Map<String, String> headers, boolean tls, SSLContext trusted) {
+    static GrpcTransport transport(AgentInterface chosen, Supplier<Map<String, String>> headers, boolean tls,
+                                   SSLContext trusted) {
         URI address = address(chosen);
         String host = address.getHost().startsWith("[") ? address.getHost().substring(1, address.getHost().length() - 1)
                 : address.getHost();

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.client.AgentErrorException;
@@ -59,26 +60,26 @@ public final class GrpcTransport implements Transport {
     /**
      * @param channel the channel to the agent, closed by the caller
      * @param target {@code http(s)://host:port}, how failures name the agent
-     * @param headers sent on every call as metadata (names lower-cased): credentials, extra headers
+     * @param headers sent on every call as metadata (names lower-cased): credentials, extra headers;
+     *     asked for at each call, since a credential may change between calls (an access token renewed)
      */
-    public GrpcTransport(ManagedChannel channel, URI target, Map<String, String> headers) {
+    public GrpcTransport(ManagedChannel channel, URI target, Supplier<Map<String, String>> headers) {
         this.channel = channel;
         this.target = target;
-        Metadata fixed = new Metadata();
-        // PROTOCOL (A2A §3.6, §10): a2a-version on every call, as metadata.
-        fixed.put(GrpcMetadata.VERSION, A2aHeaders.PROTOCOL_VERSION);
-        headers.forEach((name, value) -> fixed.put(GrpcMetadata.ascii(name.toLowerCase(Locale.ROOT)), value));
         this.stamped = ClientInterceptors.intercept(channel, new ClientInterceptor() {
             @Override
             public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
                 return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
                     @Override
-                    public void start(Listener<R> listener, Metadata headers) {
-                        headers.merge(fixed);
+                    public void start(Listener<R> listener, Metadata metadata) {
+                        // PROTOCOL (A2A §3.6, §10): a2a-version on every call, as metadata.
+                        metadata.put(GrpcMetadata.VERSION, A2aHeaders.PROTOCOL_VERSION);
+                        headers.get().forEach((name, value) ->
+                                metadata.put(GrpcMetadata.ascii(name.toLowerCase(Locale.ROOT)), value));
                         // W3C Trace Context, as the HTTP transports write it: one trace across agents.
-                        Tracing.propagator().inject(Context.current(), headers,
+                        Tracing.propagator().inject(Context.current(), metadata,
                                 (m, k, v) -> m.put(GrpcMetadata.ascii(k), v));
-                        super.start(listener, headers);
+                        super.start(listener, metadata);
                     }
                 };
             }

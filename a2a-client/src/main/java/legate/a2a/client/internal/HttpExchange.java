@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +30,14 @@ public final class HttpExchange {
     private static final String USER_AGENT = "legate/" + LegateVersion.get();
 
     private final HttpClient http;
-    private final Map<String, String> headers;
+    private final Supplier<Map<String, String>> headers;
 
     public HttpExchange(HttpClient http, Map<String, String> headers) {
+        this(http, () -> headers);
+    }
+
+    /** @param headers asked for each request: a credential may change between calls (an access token renewed) */
+    public HttpExchange(HttpClient http, Supplier<Map<String, String>> headers) {
         this.http = http;
         this.headers = headers;
     }
@@ -45,7 +51,7 @@ public final class HttpExchange {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri)
                 .header(A2aHeaders.VERSION, A2aHeaders.PROTOCOL_VERSION)
                 .header("User-Agent", USER_AGENT);
-        headers.forEach(b::header);
+        headers.get().forEach(b::header);
         // W3C Trace Context: the current span (a tool call of legate mcp, an agent's turn) becomes the
         // parent of the agent's request span, so one trace crosses agents. Without a span, nothing is written.
         Tracing.propagator().inject(Context.current(), b, TRACE_HEADERS);
