@@ -83,6 +83,8 @@ public final class A2aClient implements AutoCloseable {
     private final ManagedChannel grpc;
     private volatile boolean closed;
     private final CardVerdict verdict;
+    /** The token endpoint's client when an access token is obtained for this agent (closed with the client), else null. */
+    private final HttpClient tokenHttp;
 
     private A2aClient(HttpClient http, AgentCard card, URI cardUrl, ClientConfig config, CardVerdict verdict) {
         this.http = http;
@@ -91,7 +93,9 @@ public final class A2aClient implements AutoCloseable {
         this.config = config;
         this.endpoint = Binding.choose(card, config.bindings());
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
-        Supplier<Map<String, String>> headers = callHeaders(http, card, config);
+        Credentials.Met met = config.credentials().meet(card);
+        this.tokenHttp = met != null && met.tokenScheme() != null ? tokenClient(config) : null;
+        Supplier<Map<String, String>> headers = callHeaders(met, tokenHttp, config);
         this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
         this.grpc = transport instanceof GrpcTransport g ? g.channel() : null;
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
@@ -103,9 +107,8 @@ public final class A2aClient implements AutoCloseable {
      * access token obtained with the client's OAuth 2 credentials included (renewed as it nears its
      * expiry, so asked for at each call).
      */
-    private static Supplier<Map<String, String>> callHeaders(HttpClient http, AgentCard card, ClientConfig config) {
+    private static Supplier<Map<String, String>> callHeaders(Credentials.Met met, HttpClient tokenHttp, ClientConfig config) {
         Map<String, String> fixed = new LinkedHashMap<>(config.headers());
-        Credentials.Met met = config.credentials().meet(card);
         if (met == null) {
             return () -> fixed;
         }
@@ -113,13 +116,26 @@ public final class A2aClient implements AutoCloseable {
         if (met.tokenScheme() == null) {
             return () -> fixed;
         }
-        AccessTokens tokens = new AccessTokens(met.tokenScheme(), config.credentials().oauthClient(), met.scopes(), http,
+        AccessTokens tokens = new AccessTokens(met.tokenScheme(), config.credentials().oauthClient(), met.scopes(), tokenHttp,
                 config.cardTimeout(), Clock.systemUTC());
         return () -> {
             Map<String, String> withToken = new LinkedHashMap<>(fixed);
             withToken.put("Authorization", "Bearer " + tokens.current());
             return withToken;
         };
+    }
+
+    /**
+     * The client of the token endpoint: the same trust, and no redirects, which would carry the
+     * client's secret to wherever the endpoint points.
+     */
+    private static HttpClient tokenClient(ClientConfig config) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(config.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (config.trust().tls() != null) {
+            builder.sslContext(config.trust().tls());
+        }
+        return builder.build();
     }
 
     /** Whether a card declares Legate's resumable streams extension (A2A §4.6: capabilities.extensions). */
@@ -310,6 +326,9 @@ public final class A2aClient implements AutoCloseable {
         closed = true;
         if (grpc != null) {
             grpc.shutdownNow();
+        }
+        if (tokenHttp != null) {
+            tokenHttp.shutdownNow();
         }
         http.shutdownNow();
         try {

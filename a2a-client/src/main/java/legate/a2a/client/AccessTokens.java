@@ -115,6 +115,7 @@ public final class AccessTokens {
                 .header("Accept", "application/json")
                 .header("Authorization", "Basic " + basic)
                 .POST(HttpRequest.BodyPublishers.ofString(form.toString())).build();
+        Instant asked = clock.instant();
         Answer reply = exchange(request, endpoint, "the token endpoint");
         JsonNode answer = reply.json();
         if (reply.status() != 200) {
@@ -131,12 +132,12 @@ public final class AccessTokens {
             throw new CredentialException(endpoint, "the token endpoint " + endpoint + " answered no bearer token"
                     + (type.isEmpty() ? "" : " (token_type " + type + ")"), null);
         }
-        Instant now = clock.instant();
-        Duration lifetime = answer.path("expires_in").canConvertToLong() && answer.path("expires_in").asLong() > 0
-                ? Duration.ofSeconds(answer.path("expires_in").asLong()) : UNTIMED;
+        // Counted from the request: the token's lifetime began before its answer arrived.
+        long expiresIn = answer.path("expires_in").asLong(0);
+        Duration lifetime = expiresIn > 0 ? Duration.ofSeconds(expiresIn) : UNTIMED;
         Duration early = lifetime.compareTo(EARLY.multipliedBy(2)) < 0 ? lifetime.dividedBy(2) : EARLY;
         token = accessToken;
-        renewAt = now.plus(lifetime).minus(early);
+        renewAt = asked.plus(lifetime).minus(early);
     }
 
     /**
