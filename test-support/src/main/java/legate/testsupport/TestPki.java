@@ -3,10 +3,17 @@ package legate.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A certificate authority made for one test, with openssl as a child process: a CA, a server
@@ -69,6 +76,42 @@ public final class TestPki {
         openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                 "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem");
         return new CertificateFiles(dir.resolve(name + ".pem"), dir.resolve(name + ".key"));
+    }
+
+    /**
+     * A client's TLS context: trusts this CA for the server, and presents {@code identity}'s
+     * certificate to a server that asks for one (none when null). The pair goes through a PKCS#12
+     * file openssl writes, so the JDK reads it as it is.
+     */
+    public SSLContext clientContext(CertificateFiles identity) {
+        try {
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            try (InputStream in = Files.newInputStream(caCert())) {
+                trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            KeyManagerFactory keys = null;
+            if (identity != null) {
+                Path p12 = dir.resolve(identity.certificate().getFileName() + ".p12");
+                openssl("pkcs12", "-export", "-in", identity.certificate().toString(), "-inkey", identity.key().toString(),
+                        "-out", p12.toString(), "-passout", "pass:pw");
+                KeyStore store = KeyStore.getInstance("PKCS12");
+                try (InputStream in = Files.newInputStream(p12)) {
+                    store.load(in, "pw".toCharArray());
+                }
+                keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keys.init(store, "pw".toCharArray());
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the test certificates cannot be used: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -119,7 +119,7 @@ class MutualTlsAcrossInstancesTest {
     void aTurnForwardedOverHttpsKeepsTheCallerItsCertificateNamed() throws Exception {
         leasedTo(a, "ctx-on-a");
 
-        JsonNode sent = sendMessage(b, MutualTlsTest.context(pki, alice), "ctx-on-a", Map.of());
+        JsonNode sent = sendMessage(b, pki.clientContext(alice), "ctx-on-a", Map.of());
 
         JsonNode task = sent.path("result").path("task");
         assertThat(task.path("status").path("state").asText()).as(sent.toString()).isEqualTo("TASK_STATE_COMPLETED");
@@ -154,8 +154,8 @@ class MutualTlsAcrossInstancesTest {
         new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC())
                 .vouch(PemFile.read(alice.certificate()).certificates(), forged::put);
 
-        HttpResponse<String> atA = rawSendMessage(a, MutualTlsTest.context(pki, null), "ctx-forged", forged);
-        HttpResponse<String> atB = rawSendMessage(b, MutualTlsTest.context(pki, null), "ctx-forged", forged);
+        HttpResponse<String> atA = rawSendMessage(a, pki.clientContext(null), "ctx-forged", forged);
+        HttpResponse<String> atB = rawSendMessage(b, pki.clientContext(null), "ctx-forged", forged);
 
         assertThat(atA.statusCode()).isEqualTo(401);
         assertThat(atB.statusCode()).isEqualTo(401);
@@ -172,7 +172,7 @@ class MutualTlsAcrossInstancesTest {
         new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC())
                 .vouch(PemFile.read(bob.certificate()).certificates(), claim::put);
 
-        JsonNode sent = sendMessage(b, MutualTlsTest.context(pki, alice), "ctx-claims", claim);
+        JsonNode sent = sendMessage(b, pki.clientContext(alice), "ctx-claims", claim);
 
         String taskId = sent.path("result").path("task").path("id").asText();
         assertThat(sent.path("result").path("task").path("status").path("state").asText()).as(sent.toString())

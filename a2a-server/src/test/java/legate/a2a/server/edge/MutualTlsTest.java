@@ -16,15 +16,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
@@ -173,26 +170,8 @@ class MutualTlsTest {
         return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(context(identity)).build();
     }
 
-    /** Trusts the test CA for the server; presents {@code identity}'s certificate when not null. */
-    static SSLContext context(TestPki pki, CertificateFiles identity) throws Exception {
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(TlsIdentity.trustStore(PemFile.read(pki.caCert()).certificates()));
-        KeyManagerFactory keys = null;
-        if (identity != null) {
-            TlsIdentity client = TlsIdentity.read(identity.certificate(), identity.key(), Instant.now());
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setKeyEntry("client", client.key(), "pw".toCharArray(), client.chain().toArray(new X509Certificate[0]));
-            keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, "pw".toCharArray());
-        }
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
-        return ctx;
-    }
-
-    private static SSLContext context(CertificateFiles identity) throws Exception {
-        return context(pki, identity);
+    private static SSLContext context(CertificateFiles identity) {
+        return pki.clientContext(identity);
     }
 
     private static A2AServiceGrpc.A2AServiceBlockingStub stub(CertificateFiles identity) throws Exception {
