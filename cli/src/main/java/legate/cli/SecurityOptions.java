@@ -12,6 +12,7 @@ import legate.a2a.server.auth.ClientCertificates;
 import legate.a2a.server.auth.CredentialScheme;
 import legate.a2a.server.auth.JwtBearer;
 import legate.a2a.server.auth.PublicKeyFile;
+import legate.a2a.server.auth.RevocationList;
 import legate.a2a.server.auth.TokensFile;
 import legate.wire.pem.PemException;
 import legate.wire.pem.PemFile;
@@ -30,6 +31,7 @@ final class SecurityOptions {
     static final String JWT_ISSUER = "A2A_JWT_ISSUER";
     static final String JWT_AUDIENCE = "A2A_JWT_AUDIENCE";
     static final String CLIENT_CA = "A2A_CLIENT_CA";
+    static final String CLIENT_CRL = "A2A_CLIENT_CRL";
     static final String INSECURE = "A2A_INSECURE";
     static final String EXTENDED_CARD = "A2A_EXTENDED_CARD";
     static final String MAX_TASKS_PER_PRINCIPAL = "MAX_TASKS_PER_PRINCIPAL";
@@ -65,6 +67,11 @@ final class SecurityOptions {
                     + " the caller named by its subject's CN; needs TLS_CERT and TLS_KEY [A2A_CLIENT_CA].")
     Path clientCa;
 
+    @Option(names = "--client-crl", descriptionKey = CLIENT_CRL, paramLabel = "FILE",
+            description = "Mutual TLS: refuse client certificates these revocation lists name (PEM X509 CRL or DER, one"
+                    + " per authority), the file read again when it changes; needs A2A_CLIENT_CA [A2A_CLIENT_CRL].")
+    Path clientCrl;
+
     @Option(names = "--insecure", descriptionKey = INSECURE, defaultValue = "false", arity = "0..1",
             description = "Serve a non-loopback address without authentication, on purpose [A2A_INSECURE] (default: ${DEFAULT-VALUE}).")
     boolean insecure;
@@ -87,6 +94,7 @@ final class SecurityOptions {
         jwtIssuer = settings.get(JWT_ISSUER).orElse(null);
         jwtAudience = settings.get(JWT_AUDIENCE).orElse(null);
         settings.get(CLIENT_CA).ifPresent(v -> clientCa = Path.of(v));
+        settings.get(CLIENT_CRL).ifPresent(v -> clientCrl = Path.of(v));
         insecure = settings.get(INSECURE).map(Boolean::parseBoolean).orElse(false);
         settings.get(EXTENDED_CARD).ifPresent(v -> extendedCard = Path.of(v));
         maxTasksPerPrincipal = Integer.parseInt(settings.get(MAX_TASKS_PER_PRINCIPAL).orElse(DEFAULT_MAX_TASKS_PER_PRINCIPAL));
@@ -124,9 +132,19 @@ final class SecurityOptions {
             throw new IllegalArgumentException("A2A_JWT_AUDIENCE needs A2A_JWT_ISSUER (and, unless the issuer's keys are"
                     + " discovered from its URL, A2A_JWKS_URL or A2A_JWT_KEY)");
         }
+        if (clientCrl != null && clientCa == null) {
+            throw new IllegalArgumentException("A2A_CLIENT_CRL needs A2A_CLIENT_CA: the lists revoke certificates of"
+                    + " the client authorities");
+        }
         if (clientCa != null) {
+            RevocationList revocations;
             try {
-                schemes.add(new ClientCertificates(PemFile.read(clientCa).certificates()));
+                revocations = clientCrl == null ? null : new RevocationList(clientCrl);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("A2A_CLIENT_CRL: " + e.getMessage());
+            }
+            try {
+                schemes.add(new ClientCertificates(PemFile.read(clientCa).certificates(), revocations));
             } catch (PemException e) {
                 throw new IllegalArgumentException("A2A_CLIENT_CA: " + e.getMessage());
             }

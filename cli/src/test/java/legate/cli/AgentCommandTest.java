@@ -196,7 +196,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(37);
+        assertThat(every).hasSize(38);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");

@@ -48,7 +48,7 @@ class TlsAgentTest {
         List<String> argv = new ArrayList<>(List.of("agent"));
         return ChildCommand.java(Legate.class, argv.toArray(String[]::new)).in(dir)
                 .without("HOST", "PUBLIC_URL", "AGENT_NAME", "DATA_DIR", "DATABASE_URL", "TLS_CERT", "TLS_KEY",
-                        "CARD_SIGNING_KEY", "CORS_ORIGINS", "A2A_CLIENT_CA", "A2A_TOKENS_FILE")
+                        "CARD_SIGNING_KEY", "CORS_ORIGINS", "A2A_CLIENT_CA", "A2A_CLIENT_CRL", "A2A_TOKENS_FILE")
                 .env(Map.of("PORT", "0", "STEP_DELAY_MS", "0", "TASK_STORE", "memory"))
                 .env(env);
     }
@@ -146,6 +146,31 @@ class TlsAgentTest {
                 .header("Content-Type", "application/json").header("A2A-Version", "1.0")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    // README "Authentication": with A2A_CLIENT_CRL a certificate its authority revoked is refused in
+    // the handshake (legate client: the agent cannot be reached, exit 4) while the others pass;
+    // the lists without the authorities they revoke for are a usage error.
+    @Test
+    void anAgentWithRevocationListsRefusesARevokedCertificate() {
+        TestPki.CertificateFiles carol = pki.clientCertificate("carol", "carol");
+        TestPki.CertificateFiles mallory = pki.clientCertificate("mallory", "mallory");
+        Path crl = pki.revoke(mallory);
+        RunningChild child = cleanup.register(agent(Map.of("TLS_CERT", pki.serverChain().toString(),
+                "TLS_KEY", pki.serverKey().toString(), "A2A_CLIENT_CA", pki.caCert().toString(),
+                "A2A_CLIENT_CRL", crl.toString())).start());
+        String url = "https://127.0.0.1:" + child.awaitLine(LISTENING, START_LIMIT).group(1);
+
+        Run carolAsks = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "--client-cert",
+                carol.certificate().toString(), "--client-key", carol.key().toString(), "ask", "Count these words.");
+        Run malloryAsks = ClientCommandTest.legate(url, "client", "--ca-cert", pki.caCert().toString(), "--client-cert",
+                mallory.certificate().toString(), "--client-key", mallory.key().toString(), "ask", "Let me in.");
+        ChildRun withoutCa = agent(Map.of("A2A_CLIENT_CRL", crl.toString())).run(START_LIMIT);
+
+        assertThat(carolAsks.exit()).as(carolAsks.err()).isZero();
+        assertThat(malloryAsks.exit()).as(malloryAsks.err()).isEqualTo(4);
+        assertThat(withoutCa.exitCode()).isEqualTo(2);
+        assertThat(withoutCa.stderr()).contains("A2A_CLIENT_CRL needs A2A_CLIENT_CA").doesNotContain("Exception");
     }
 
     // A client certificate is presented in the TLS handshake: mutual TLS without TLS cannot start.

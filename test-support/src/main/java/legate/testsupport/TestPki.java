@@ -35,7 +35,7 @@ public final class TestPki {
         TestPki pki = new TestPki(dir);
         pki.openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                 "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Legate Test CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign");
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
         pki.openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "server.key");
         pki.openssl("req", "-new", "-key", "server.key", "-subj", "/CN=localhost", "-out", "server.csr");
         pki.write("server.ext", "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n"
@@ -76,6 +76,34 @@ public final class TestPki {
         openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                 "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem");
         return new CertificateFiles(dir.resolve(name + ".pem"), dir.resolve(name + ".key"));
+    }
+
+    /**
+     * Revokes {@code certificate} in this CA's records (openssl ca), then writes the CA's
+     * certificate revocation list again; the list's path.
+     */
+    public Path revoke(CertificateFiles certificate) {
+        caRecords();
+        openssl("ca", "-config", "ca.cnf", "-revoke", certificate.certificate().toString(), "-keyfile", "ca.key",
+                "-cert", "ca.pem");
+        return revocationList();
+    }
+
+    /** The CA's certificate revocation list (PEM), valid for 2 days, naming what was revoked so far. */
+    public Path revocationList() {
+        caRecords();
+        openssl("ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "ca.key", "-cert", "ca.pem", "-out", "crl.pem");
+        return dir.resolve("crl.pem");
+    }
+
+    /** The files openssl ca keeps its records in, made once. */
+    private void caRecords() {
+        if (!Files.exists(dir.resolve("ca.cnf"))) {
+            write("ca.cnf", "[ ca ]\ndefault_ca = test\n[ test ]\ndatabase = index.txt\ncrlnumber = crlnumber\n"
+                    + "default_md = sha256\ndefault_crl_days = 2\n");
+            write("index.txt", "");
+            write("crlnumber", "01\n");
+        }
     }
 
     /**

@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -16,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.ClientCertificateCheck;
 import legate.a2a.server.auth.ForwardedCertificates;
 import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.card.JwksHandler;
@@ -125,17 +125,18 @@ public final class AgentServer implements AutoCloseable {
         // is read in several fills. (8 KB, the default, was a third of a held stream's memory.)
         http1.setInputBufferSize(2048);
         byte[] peerKey = group.peerKey();
-        ForwardedCertificates vouched = peerKey == null ? null : new ForwardedCertificates(peerKey, clock);
+        // Made once: it keeps what it made of the revocation lists, for the handshakes of every listener.
+        ClientCertificateCheck clientCheck = config.security().authentication().clientCheck();
+        ForwardedCertificates vouched = peerKey == null ? null : new ForwardedCertificates(peerKey, clock, clientCheck);
         TlsIdentity tls = config.edge().tls();
         this.forwarding = new PeerForwarding(tls == null ? null : tls::peerContext, vouched);
         this.authentication = config.security().authentication().withForwarded(vouched);
-        List<X509Certificate> clientAuthorities = authentication.clientAuthorities();
-        if (!clientAuthorities.isEmpty() && config.edge().tls() == null) {
+        if (clientCheck != null && config.edge().tls() == null) {
             throw new IllegalArgumentException("mutual TLS needs TLS: a client certificate is presented in the TLS"
                     + " handshake, so the server must serve HTTPS (TLS_CERT, TLS_KEY)");
         }
         this.connector = config.edge().tls() == null ? new ServerConnector(jetty, 1, 1, http1)
-                : Https.connector(jetty, http, http1, config.edge().tls(), clientAuthorities);
+                : Https.connector(jetty, http, http1, config.edge().tls(), clientCheck);
         connector.setHost(config.host());
         connector.setPort(config.port());
         // Streams stay open across long turns; SSE keep-alive comments keep them under this.
@@ -153,7 +154,7 @@ public final class AgentServer implements AutoCloseable {
         }
         this.turns = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-turn-", 0).factory());
         this.grpc = config.serves(ProtocolBinding.GRPC) ? new GrpcListener(config.host(), config.grpcPort(),
-                config.maxBodyBytes(), authentication, config.edge().tls(), metrics, forwarding) : null;
+                config.maxBodyBytes(), authentication, config.edge().tls(), clientCheck, metrics, forwarding) : null;
     }
 
     /**

@@ -64,12 +64,9 @@ public record CallerAuthentication(List<CredentialScheme> schemes, ForwardedCert
         }
         if (forwarded != null && presented.certificates().isEmpty()
                 && presented.headers().contains(ForwardedCertificates.CHAIN)) {
-            List<X509Certificate> authorities = clientAuthorities();
-            if (!authorities.isEmpty()) {
-                List<X509Certificate> chain = forwarded.vouched(presented.headers(), authorities);
-                if (!chain.isEmpty()) {
-                    presented = new Presented(presented.headers(), chain);
-                }
+            List<X509Certificate> chain = forwarded.vouched(presented.headers());
+            if (!chain.isEmpty()) {
+                presented = new Presented(presented.headers(), chain);
             }
         }
         List<String> refusals = new ArrayList<>();
@@ -120,6 +117,21 @@ public record CallerAuthentication(List<CredentialScheme> schemes, ForwardedCert
     public List<X509Certificate> clientAuthorities() {
         return schemes.stream().filter(ClientCertificates.class::isInstance).map(ClientCertificates.class::cast)
                 .flatMap(c -> c.authorities().stream()).toList();
+    }
+
+    /**
+     * How a client certificate is checked, in the handshake and when another instance vouches for
+     * one: against {@link #clientAuthorities()} and their revocation lists; null when no scheme asks
+     * for a certificate. Make it once per server: it keeps what it made of the lists.
+     */
+    public ClientCertificateCheck clientCheck() {
+        List<X509Certificate> authorities = clientAuthorities();
+        if (authorities.isEmpty()) {
+            return null;
+        }
+        RevocationList revocations = schemes.stream().filter(ClientCertificates.class::isInstance)
+                .map(s -> ((ClientCertificates) s).revocations()).filter(Objects::nonNull).findFirst().orElse(null);
+        return new ClientCertificateCheck(authorities, revocations);
     }
 
     private String howTo() {

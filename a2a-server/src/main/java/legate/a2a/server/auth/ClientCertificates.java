@@ -21,14 +21,20 @@ import lf.a2a.v1.SecurityScheme;
  * <p>A client that sends no certificate is not refused by the handshake, since another scheme may
  * admit it; with no other scheme it gets the 401 every scheme's absence gets.
  */
-public record ClientCertificates(List<X509Certificate> authorities) implements CredentialScheme {
+public record ClientCertificates(List<X509Certificate> authorities, RevocationList revocations) implements CredentialScheme {
     public static final String NAME = "mtls";
 
+    /** @param revocations the authorities' revocation lists (A2A_CLIENT_CRL); null: none is consulted */
     public ClientCertificates {
         authorities = List.copyOf(authorities);
         if (authorities.isEmpty()) {
             throw new IllegalArgumentException("mutual TLS needs at least one certificate authority to trust");
         }
+    }
+
+    /** The authorities, with no revocation list. */
+    public ClientCertificates(List<X509Certificate> authorities) {
+        this(authorities, null);
     }
 
     @Override

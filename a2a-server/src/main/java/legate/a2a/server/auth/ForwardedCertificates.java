@@ -1,9 +1,7 @@
 package legate.a2a.server.auth;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,9 +17,6 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
-import legate.a2a.server.edge.TlsIdentity;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -52,22 +47,20 @@ public final class ForwardedCertificates {
 
     private final SecretKeySpec key;
     private final Clock clock;
-    /** The trust manager of the authorities last checked against, made once for them. */
-    private volatile Trust trust;
-
-    private record Trust(List<X509Certificate> authorities, X509TrustManager manager) {
-    }
+    private final ClientCertificateCheck check;
 
     /**
      * @param key the secret every instance on the database shares, at least 32 bytes
      * @param clock the time a proof carries and is checked against
+     * @param check how this instance checks a client certificate; null: it takes none (no mutual TLS here)
      */
-    public ForwardedCertificates(byte[] key, Clock clock) {
+    public ForwardedCertificates(byte[] key, Clock clock, ClientCertificateCheck check) {
         if (key == null || key.length < 32) {
             throw new IllegalArgumentException("the instances' shared key must be at least 32 bytes");
         }
         this.key = new SecretKeySpec(key.clone(), ALGORITHM);
         this.clock = clock;
+        this.check = check;
     }
 
     /** Adds the chain and its proof to a forwarded request, through {@code header}; nothing for an empty chain. */
@@ -92,13 +85,13 @@ public final class ForwardedCertificates {
 
     /**
      * The chain a peer vouched for on a forwarded request, once checked; empty when the request
-     * carries none, or one that does not hold (not forwarded, a wrong or stale proof, a chain the
-     * {@code authorities} did not issue).
+     * carries none, or one that does not hold (not forwarded, a wrong or stale proof, a chain this
+     * instance's own check refuses: another authority's, expired, revoked).
      */
-    public List<X509Certificate> vouched(HttpFields headers, List<X509Certificate> authorities) {
+    public List<X509Certificate> vouched(HttpFields headers) {
         String value = headers.get(CHAIN);
         String proof = headers.get(PROOF);
-        if (value == null || proof == null || !headers.contains(FORWARDED) || authorities.isEmpty()) {
+        if (value == null || proof == null || !headers.contains(FORWARDED) || check == null) {
             return List.of();
         }
         int colon = proof.indexOf(':');
@@ -118,7 +111,7 @@ public final class ForwardedCertificates {
             return List.of();
         }
         List<X509Certificate> chain = decode(value);
-        return !chain.isEmpty() && issued(chain, trustManager(authorities)) ? chain : List.of();
+        return !chain.isEmpty() && check.accepts(chain) ? chain : List.of();
     }
 
     private byte[] mac(long seconds, String chain) {
@@ -144,38 +137,6 @@ public final class ForwardedCertificates {
             return chain;
         } catch (CertificateException | IllegalArgumentException | ClassCastException e) {
             return List.of();
-        }
-    }
-
-    /**
-     * Whether the authorities behind {@code trust} issued the chain for a TLS client, as the
-     * handshake checks it: the path, each certificate's validity now, the key and extended key usage.
-     */
-    private static boolean issued(List<X509Certificate> chain, X509TrustManager trust) {
-        if (trust == null) {
-            return false;
-        }
-        try {
-            trust.checkClientTrusted(chain.toArray(X509Certificate[]::new), chain.getFirst().getPublicKey().getAlgorithm());
-            return true;
-        } catch (CertificateException | IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private X509TrustManager trustManager(List<X509Certificate> authorities) {
-        Trust t = trust;
-        if (t != null && t.authorities().equals(authorities)) {
-            return t.manager();
-        }
-        try {
-            TrustManagerFactory f = TrustManagerFactory.getInstance("PKIX");
-            f.init(TlsIdentity.trustStore(authorities));
-            X509TrustManager manager = (X509TrustManager) f.getTrustManagers()[0];
-            trust = new Trust(List.copyOf(authorities), manager);
-            return manager;
-        } catch (GeneralSecurityException | IOException e) {
-            return null;
         }
     }
 }

@@ -1,7 +1,6 @@
 package legate.a2a.server.edge;
 
-import java.security.cert.X509Certificate;
-import java.util.List;
+import javax.net.ssl.X509TrustManager;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -24,17 +23,16 @@ public final class Https {
      *
      * @param http the configuration both protocols share (a secure-request customizer is added)
      * @param http1 the HTTP/1.1 factory, already tuned by the caller
-     * @param clientAuthorities the authorities a client certificate is checked against (mutual TLS);
-     *     none: no client is asked for one
+     * @param clientCheck how a client certificate is checked (mutual TLS); null: no client is asked for one
      */
     public static ServerConnector connector(Server jetty, HttpConfiguration http, HttpConnectionFactory http1,
-                                            TlsIdentity identity, List<X509Certificate> clientAuthorities) {
+                                            TlsIdentity identity, X509TrustManager clientCheck) {
         http.addCustomizer(new SecureRequestCustomizer());
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
         // A client that offers no ALPN at all (curl --http1.1, old libraries) speaks HTTP/1.1.
         alpn.setDefaultProtocol(http1.getProtocol());
-        SslConnectionFactory tls = new SslConnectionFactory(identity.sslContextFactory(clientAuthorities), alpn.getProtocol());
+        SslConnectionFactory tls = new SslConnectionFactory(identity.sslContextFactory(clientCheck), alpn.getProtocol());
         return new ServerConnector(jetty, 1, 1, tls, alpn, h2, http1);
     }
 }

@@ -6,12 +6,14 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.cert.CRL;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Date;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -63,27 +65,33 @@ public record TlsIdentity(List<X509Certificate> chain, PrivateKey key) {
 
     /** Jetty's server-side TLS set up with this identity, in an in-memory key store. */
     public SslContextFactory.Server sslContextFactory() {
-        return sslContextFactory(List.of());
+        return sslContextFactory(null);
     }
 
     /**
      * Jetty's server-side TLS set up with this identity, in an in-memory key store, and with mutual
-     * TLS when {@code clientAuthorities} names any: each client is asked for a certificate, which
-     * must chain to one of them or the handshake fails. A client may send none (want, not need):
-     * another authentication scheme may admit it, and the public card is for everyone.
+     * TLS when {@code clientCheck} is given: each client is asked for a certificate, which must pass
+     * that check (its authorities, their revocation lists) or the handshake fails. A client may send
+     * none (want, not need): another authentication scheme may admit it, and the public card is for
+     * everyone.
      */
-    public SslContextFactory.Server sslContextFactory(List<X509Certificate> clientAuthorities) {
+    public SslContextFactory.Server sslContextFactory(X509TrustManager clientCheck) {
         char[] password = randomPassword();
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setKeyEntry("legate", key, password, chain.toArray(new X509Certificate[0]));
-            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            SslContextFactory.Server ssl = clientCheck == null ? new SslContextFactory.Server()
+                    : new SslContextFactory.Server() {
+                        @Override
+                        protected TrustManager[] getTrustManagers(KeyStore trustStore, Collection<? extends CRL> crls) {
+                            return new TrustManager[] {clientCheck};
+                        }
+                    };
             ssl.setKeyStore(store);
             ssl.setKeyStorePassword(new String(password));
             ssl.setKeyManagerPassword(new String(password));
-            if (!clientAuthorities.isEmpty()) {
-                ssl.setTrustStore(trustStore(clientAuthorities));
+            if (clientCheck != null) {
                 ssl.setWantClientAuth(true);
             }
             return ssl;

@@ -10,12 +10,12 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import legate.a2a.server.auth.CallerAuthentication;
+import legate.a2a.server.auth.ClientCertificateCheck;
 import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
@@ -43,7 +43,8 @@ public final class GrpcListener {
      * @param tls the server's TLS identity, or null for clear text (h2c)
      */
     public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
-                        TlsIdentity tls, ServerMetrics metrics, PeerForwarding forwarding) {
+                        TlsIdentity tls, ClientCertificateCheck clientCheck, ServerMetrics metrics,
+                        PeerForwarding forwarding) {
         this.host = host;
         this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
@@ -55,7 +56,7 @@ public final class GrpcListener {
                 .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
                         new FirstEventIds()));
         if (tls != null) {
-            builder.sslContext(sslContext(tls, authentication.clientAuthorities()));
+            builder.sslContext(sslContext(tls, clientCheck));
         }
         this.server = builder.build();
         metrics.watchOpenStreams(GrpcCallCounter.BINDING, service::openStreams);
@@ -106,11 +107,11 @@ public final class GrpcListener {
     }
 
     /** TLS with the HTTP listener's identity, and its mutual TLS: a client certificate asked for, checked against the same authorities. */
-    private static SslContext sslContext(TlsIdentity tls, List<X509Certificate> clientAuthorities) {
+    private static SslContext sslContext(TlsIdentity tls, ClientCertificateCheck clientCheck) {
         try {
             SslContextBuilder builder = SslContextBuilder.forServer(tls.key(), tls.chain().toArray(X509Certificate[]::new));
-            if (!clientAuthorities.isEmpty()) {
-                builder.trustManager(clientAuthorities).clientAuth(ClientAuth.OPTIONAL);
+            if (clientCheck != null) {
+                builder.trustManager(clientCheck).clientAuth(ClientAuth.OPTIONAL);
             }
             return GrpcSslContexts.configure(builder).build();
         } catch (SSLException e) {

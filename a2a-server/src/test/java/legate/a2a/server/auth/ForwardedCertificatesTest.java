@@ -30,11 +30,12 @@ class ForwardedCertificatesTest {
     private static List<X509Certificate> authorities;
     private static List<X509Certificate> alice;
     private static List<X509Certificate> bob;
+    private static TestPki pki;
     private static List<X509Certificate> foreign;
 
     @BeforeAll
     static void pki() throws Exception {
-        TestPki pki = TestPki.create(Files.createDirectories(dir.resolve("ca")));
+        pki = TestPki.create(Files.createDirectories(dir.resolve("ca")));
         authorities = PemFile.read(pki.caCert()).certificates();
         alice = PemFile.read(pki.clientCertificate("alice", "alice").certificate()).certificates();
         bob = PemFile.read(pki.clientCertificate("bob", "bob").certificate()).certificates();
@@ -43,7 +44,7 @@ class ForwardedCertificatesTest {
     }
 
     private static ForwardedCertificates at(Instant when) {
-        return new ForwardedCertificates(KEY, Clock.fixed(when, ZoneOffset.UTC));
+        return new ForwardedCertificates(KEY, Clock.fixed(when, ZoneOffset.UTC), new ClientCertificateCheck(authorities, null));
     }
 
     private static HttpFields.Mutable vouched(ForwardedCertificates by, List<X509Certificate> chain, boolean forwarded) {
@@ -58,25 +59,24 @@ class ForwardedCertificatesTest {
     @Test
     void aChainVouchedForWithTheKeyOnAForwardedRequestIsTaken() {
         // The clocks of two instances may differ a little: a minute either way still holds.
-        assertThat(at(NOW.plusSeconds(60)).vouched(vouched(at(NOW), alice, true), authorities))
+        assertThat(at(NOW.plusSeconds(60)).vouched(vouched(at(NOW), alice, true)))
                 .extracting(X509Certificate::getSubjectX500Principal).containsExactly(alice.getFirst().getSubjectX500Principal());
     }
 
     @Test
     void aProofOlderThanTheLimitIsNot() {
-        assertThat(at(NOW.plus(ForwardedCertificates.MAX_AGE).plusSeconds(1)).vouched(vouched(at(NOW), alice, true),
-                authorities)).isEmpty();
+        assertThat(at(NOW.plus(ForwardedCertificates.MAX_AGE).plusSeconds(1)).vouched(vouched(at(NOW), alice, true))).isEmpty();
     }
 
     @Test
     void aRequestNotMarkedForwardedIsNot() {
-        assertThat(at(NOW).vouched(vouched(at(NOW), alice, false), authorities)).isEmpty();
+        assertThat(at(NOW).vouched(vouched(at(NOW), alice, false))).isEmpty();
     }
 
     // Each instance decides whom it trusts: a chain its authorities did not issue is refused even with a right proof.
     @Test
     void aChainThisInstancesAuthoritiesDidNotIssueIsNot() {
-        assertThat(at(NOW).vouched(vouched(at(NOW), foreign, true), authorities)).isEmpty();
+        assertThat(at(NOW).vouched(vouched(at(NOW), foreign, true))).isEmpty();
     }
 
     // The proof covers the chain: bob's chain, which the authorities did issue, under alice's proof is refused.
@@ -86,13 +86,26 @@ class ForwardedCertificatesTest {
         swapped.add("Legate-Forwarded", "1");
         swapped.add(ForwardedCertificates.CHAIN, vouched(at(NOW), bob, true).get(ForwardedCertificates.CHAIN));
         swapped.add(ForwardedCertificates.PROOF, vouched(at(NOW), alice, true).get(ForwardedCertificates.PROOF));
-        assertThat(at(NOW).vouched(swapped, authorities)).isEmpty();
-        assertThat(at(NOW).vouched(vouched(at(NOW), bob, true), authorities)).hasSize(1);
+        assertThat(at(NOW).vouched(swapped)).isEmpty();
+        assertThat(at(NOW).vouched(vouched(at(NOW), bob, true))).hasSize(1);
+    }
+
+    // A2A_CLIENT_CRL: a certificate its authority revoked is refused when vouched for, as in a handshake.
+    @Test
+    void aRevokedChainIsNot() throws Exception {
+        TestPki.CertificateFiles mallory = pki.clientCertificate("mallory", "mallory");
+        RevocationList revoked = new RevocationList(pki.revoke(mallory));
+        ForwardedCertificates checking = new ForwardedCertificates(KEY, Clock.fixed(NOW, ZoneOffset.UTC),
+                new ClientCertificateCheck(authorities, revoked));
+        List<X509Certificate> chain = PemFile.read(mallory.certificate()).certificates();
+
+        assertThat(checking.vouched(vouched(checking, chain, true))).isEmpty();
+        assertThat(checking.vouched(vouched(checking, alice, true))).hasSize(1);
     }
 
     @Test
     void aShortKeyIsRefused() {
-        assertThatThrownBy(() -> new ForwardedCertificates(new byte[16], Clock.systemUTC()))
+        assertThatThrownBy(() -> new ForwardedCertificates(new byte[16], Clock.systemUTC(), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("32 bytes");
     }
 }

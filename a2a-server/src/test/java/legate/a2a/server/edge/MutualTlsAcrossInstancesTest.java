@@ -37,9 +37,6 @@ import legate.testsupport.TestPki;
 import legate.testsupport.TestPki.CertificateFiles;
 import legate.wire.json.WireJson;
 import legate.wire.pem.PemFile;
-import lf.a2a.v1.AgentCapabilities;
-import lf.a2a.v1.AgentCard;
-import lf.a2a.v1.AgentInterface;
 import lf.a2a.v1.SendMessageRequest;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
@@ -91,21 +88,13 @@ class MutualTlsAcrossInstancesTest {
                 null, 0);
         ServerEdge edge = ServerEdge.PLAIN.withTls(TlsIdentity.read(pki.serverChain(), pki.serverKey(), Instant.now()));
         AgentServer server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", ServerConfig.DEFAULT_MAX_BODY_BYTES,
-                Duration.ofSeconds(2)).withEdge(edge).withSecurity(security), MutualTlsAcrossInstancesTest::card,
+                Duration.ofSeconds(2)).withEdge(edge).withSecurity(security), MutualTlsTest::card,
                 (ctx, events) -> {
                     ranOn.add(name);
                     EdgeFixture.DONE.execute(ctx, events);
                 }, shared, Clock.systemUTC(), leases.instance());
         cleanup.start("instance " + name, server, AgentServer::start, AgentServer::openStreams);
         return server;
-    }
-
-    private static AgentCard card(int port) {
-        return AgentCard.newBuilder().setName("twin").setDescription("one of two").setVersion("1")
-                .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("https://localhost:" + port + "/")
-                        .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
-                .setCapabilities(AgentCapabilities.newBuilder().setStreaming(true))
-                .addDefaultInputModes("text/plain").addDefaultOutputModes("text/plain").build();
     }
 
     /** Leases {@code contextId} to {@code server}, as the instance that announced its https URL. */
@@ -151,7 +140,7 @@ class MutualTlsAcrossInstancesTest {
         leasedTo(a, "ctx-forged");
         Map<String, String> forged = new LinkedHashMap<>();
         forged.put(PeerForwarding.FORWARDED, "1");
-        new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC())
+        new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC(), null)
                 .vouch(PemFile.read(alice.certificate()).certificates(), forged::put);
 
         HttpResponse<String> atA = rawSendMessage(a, pki.clientContext(null), "ctx-forged", forged);
@@ -169,7 +158,7 @@ class MutualTlsAcrossInstancesTest {
         leasedTo(a, "ctx-claims");
         CertificateFiles bob = pki.clientCertificate("bob", "bob");
         Map<String, String> claim = new LinkedHashMap<>();
-        new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC())
+        new ForwardedCertificates(new SecureRandom().generateSeed(32), Clock.systemUTC(), null)
                 .vouch(PemFile.read(bob.certificate()).certificates(), claim::put);
 
         JsonNode sent = sendMessage(b, pki.clientContext(alice), "ctx-claims", claim);

@@ -80,7 +80,8 @@ class MutualTlsTest {
         cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
     }
 
-    private static AgentCard card(int port) {
+    /** A card over https on {@code port}, streaming, as the TLS tests of this package serve it. */
+    static AgentCard card(int port) {
         return AgentCard.newBuilder().setName("mtls").setDescription("d").setVersion("1")
                 .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("https://localhost:" + port + "/")
                         .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
