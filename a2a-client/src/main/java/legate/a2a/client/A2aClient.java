@@ -22,6 +22,7 @@ import legate.a2a.client.internal.JsonRpcTransport;
 import legate.a2a.client.internal.ResumableStream;
 import legate.a2a.client.internal.RestTransport;
 import legate.a2a.client.internal.StreamProgress;
+import legate.a2a.client.internal.TokenRenewingTransport;
 import legate.a2a.client.internal.Transport;
 import legate.a2a.model.A2aMethods;
 import legate.a2a.model.LegateExtensions;
@@ -95,9 +96,12 @@ public final class A2aClient implements AutoCloseable {
         // PROTOCOL (A2A §7): the credential travels on every call, in the form the card asks for.
         Credentials.Met met = config.credentials().meet(card);
         this.tokenHttp = met != null && met.tokenScheme() != null ? tokenClient(config) : null;
-        Supplier<Map<String, String>> headers = callHeaders(met, tokenHttp, config);
-        this.transport = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
-        this.grpc = transport instanceof GrpcTransport g ? g.channel() : null;
+        AccessTokens tokens = tokenHttp == null ? null : new AccessTokens(met.tokenScheme(),
+                config.credentials().oauthClient(), met.scopes(), tokenHttp, config.cardTimeout(), Clock.systemUTC());
+        Supplier<Map<String, String>> headers = callHeaders(met, tokens, config);
+        Transport binding = transportFor(endpoint, new HttpExchange(http, headers), headers, card, cardUrl, config.trust());
+        this.grpc = binding instanceof GrpcTransport g ? g.channel() : null;
+        this.transport = tokens == null ? binding : new TokenRenewingTransport(binding, tokens);
         this.streams = new ResumableStream(transport, config.resumption(), declaresResumableStreams(card),
                 () -> closed, taskId -> withTenant(SubscribeToTaskRequest.newBuilder().setId(taskId).build()));
     }
@@ -107,17 +111,14 @@ public final class A2aClient implements AutoCloseable {
      * access token obtained with the client's OAuth 2 credentials included (renewed as it nears its
      * expiry, so asked for at each call).
      */
-    private static Supplier<Map<String, String>> callHeaders(Credentials.Met met, HttpClient tokenHttp, ClientConfig config) {
+    private static Supplier<Map<String, String>> callHeaders(Credentials.Met met, AccessTokens tokens, ClientConfig config) {
         Map<String, String> fixed = new LinkedHashMap<>(config.headers());
-        if (met == null) {
+        if (met != null) {
+            fixed.putAll(met.headers());
+        }
+        if (tokens == null) {
             return () -> fixed;
         }
-        fixed.putAll(met.headers());
-        if (met.tokenScheme() == null) {
-            return () -> fixed;
-        }
-        AccessTokens tokens = new AccessTokens(met.tokenScheme(), config.credentials().oauthClient(), met.scopes(), tokenHttp,
-                config.cardTimeout(), Clock.systemUTC());
         return () -> {
             Map<String, String> withToken = new LinkedHashMap<>(fixed);
             withToken.put("Authorization", "Bearer " + tokens.current());

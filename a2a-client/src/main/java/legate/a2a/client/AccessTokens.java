@@ -101,6 +101,11 @@ public final class AccessTokens {
         return token;
     }
 
+    /** Drops the token, so that the next call fetches another: the agent refused this one before its expiry. */
+    public synchronized void forget() {
+        token = null;
+    }
+
     private void fetch() {
         URI endpoint = tokenEndpoint();
         StringBuilder form = new StringBuilder("grant_type=client_credentials");

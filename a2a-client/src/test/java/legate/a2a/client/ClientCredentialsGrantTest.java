@@ -163,6 +163,28 @@ class ClientCredentialsGrantTest {
         assertThat(turns).hasValue(0);
     }
 
+    // A2A §3.3.2: an agent that refuses a token before its expiry (revoked; its clock ahead) gets the
+    // call once more with a new one; refused again, the caller is told, and no turn ran twice.
+    @Test
+    void aTokenTheAgentRefusesIsReplacedOnceAndTheCallMadeAgain() throws Exception {
+        A2aClient client = client(agent(c -> c), URI.create(as.issuer()), SECRET);
+        as.expiredAhead = 1;
+
+        Task task = client.send(hello()).getTask();
+
+        assertThat(task.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
+        assertThat(as.tokenRequests).hasSize(2);
+        assertThat(turns).hasValue(1);
+
+        as.expiredAhead = 2;
+        client.close();
+        A2aClient refusedTwice = client(agent(c -> c), URI.create(as.issuer()), SECRET);
+        AgentErrorException refused = catchThrowableOfType(AgentErrorException.class, () -> refusedTwice.send(hello()));
+        assertThat(refused.reason()).isEqualTo("UNAUTHENTICATED");
+        assertThat(as.tokenRequests).hasSize(4);
+        assertThat(turns).hasValue(1);
+    }
+
     // A token is used until shortly before its expiry, then replaced, so no call carries an expired one.
     @Test
     void aTokenIsRenewedShortlyBeforeItsExpiryAndNotBefore() throws Exception {
@@ -195,6 +217,8 @@ class ClientCredentialsGrantTest {
         private final RSAKey key;
         /** The form fields of each token request, with its Authorization header as "authorization". */
         final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
+        /** How many of the next tokens are issued already expired, as a revoked token is refused, while expires_in says an hour. */
+        volatile int expiredAhead;
 
         AuthorizationServer() throws IOException, JOSEException {
             key = new RSAKeyGenerator(2048).keyID("k1").generate();
@@ -228,7 +252,7 @@ class ClientCredentialsGrantTest {
             }
             tokenRequests.add(form);
             try {
-                Instant now = Instant.now();
+                Instant now = expiredAhead-- > 0 ? Instant.now().minus(LIFETIME).minusSeconds(300) : Instant.now();
                 SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(),
                         new JWTClaimsSet.Builder().issuer(issuer()).audience(AUDIENCE).subject(CLIENT_ID)
                                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(LIFETIME)))
