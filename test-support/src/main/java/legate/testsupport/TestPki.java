@@ -11,6 +11,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -89,10 +91,16 @@ public final class TestPki {
         return revocationList();
     }
 
-    /** The CA's certificate revocation list (PEM), valid for 2 days, naming what was revoked so far. */
-    public Path revocationList() {
+    /**
+     * The CA's certificate revocation list (PEM), valid for 2 days unless {@code options} (openssl
+     * ca's, such as {@code -crl_nextupdate}) say otherwise, naming what was revoked so far.
+     */
+    public Path revocationList(String... options) {
         caRecords();
-        openssl("ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "ca.key", "-cert", "ca.pem", "-out", "crl.pem");
+        List<String> argv = new ArrayList<>(List.of("ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "ca.key",
+                "-cert", "ca.pem", "-out", "crl.pem"));
+        argv.addAll(List.of(options));
+        openssl(argv.toArray(String[]::new));
         return dir.resolve("crl.pem");
     }
 

@@ -1,6 +1,7 @@
 package legate.cli.doctor;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -12,8 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.security.cert.CRL;
+import java.security.cert.CRLException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509CRL;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,7 +58,9 @@ public final class Doctor {
     static final int MIN_NODE = 20;
     /** The key files a configuration may name, each of which must be readable if named. */
     static final List<String> KEY_FILES = List.of("TLS_CERT", "TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY",
-            "A2A_TOKENS_FILE", "A2A_JWT_KEY", "A2A_EXTENDED_CARD", "ACP_POLICY");
+            "A2A_TOKENS_FILE", "A2A_JWT_KEY", "A2A_EXTENDED_CARD", "ACP_POLICY", "A2A_CLIENT_CA", "A2A_CLIENT_CRL");
+    /** How soon before a revocation list's nextUpdate the doctor warns that the next one is due. */
+    static final Duration CRL_DUE = Duration.ofHours(24);
     /** Of those, the ones that hold secrets: readable by their owner only. */
     static final Set<String> SECRET_FILES = Set.of("TLS_KEY", "CARD_SIGNING_KEY", "PUSH_SIGNING_KEY", "A2A_TOKENS_FILE");
     /** Of those, the private keys something is signed with: each must be one Legate can sign with. */
@@ -328,6 +338,10 @@ public final class Doctor {
                     continue;
                 }
             }
+            if (key.equals("A2A_CLIENT_CRL")) {
+                out.add(revocationLists(p));
+                continue;
+            }
             if (SECRET_FILES.contains(key) && !ownerOnly(p)) {
                 out.add(Finding.warn(key, p + " is readable by others", "chmod 600 " + p));
             } else {
@@ -335,6 +349,43 @@ public final class Doctor {
             }
         }
         return out;
+    }
+
+    /**
+     * A2A_CLIENT_CRL: every list must be current. Past its nextUpdate a list proves nothing, and the
+     * server refuses every certificate its authority issued, so an expired one fails and one due
+     * within {@link #CRL_DUE} warns.
+     */
+    static Finding revocationLists(Path file) {
+        List<X509CRL> lists = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(file)) {
+            for (CRL crl : CertificateFactory.getInstance("X.509").generateCRLs(in)) {
+                if (crl instanceof X509CRL x) {
+                    lists.add(x);
+                }
+            }
+        } catch (IOException | CRLException | CertificateException e) {
+            lists.clear();
+        }
+        if (lists.isEmpty()) {
+            return Finding.fail("A2A_CLIENT_CRL", file + " holds no certificate revocation list",
+                    "point A2A_CLIENT_CRL at the client authorities' lists (PEM X509 CRL or DER)");
+        }
+        Instant now = Instant.now();
+        X509CRL soonest = lists.stream().min(Comparator.comparing(l -> l.getNextUpdate() == null ? Instant.MIN
+                : l.getNextUpdate().toInstant())).orElseThrow();
+        String issuer = soonest.getIssuerX500Principal().getName();
+        Instant due = soonest.getNextUpdate() == null ? null : soonest.getNextUpdate().toInstant();
+        if (due == null || !due.isAfter(now)) {
+            return Finding.fail("A2A_CLIENT_CRL", "the list of " + issuer + " is out of date"
+                    + (due == null ? "" : " since " + due) + ": every certificate that authority issued is refused",
+                    "publish its next list (openssl ca -gencrl) into " + file);
+        }
+        if (due.isBefore(now.plus(CRL_DUE))) {
+            return Finding.warn("A2A_CLIENT_CRL", "the list of " + issuer + " is due for its next update at " + due,
+                    "publish the next list into " + file + " before then; it is read when the file changes");
+        }
+        return Finding.ok("A2A_CLIENT_CRL", lists.size() + " list(s) in " + file + ", the next update due " + due);
     }
 
     /** The MCP token file, when there is one: it holds the bearer token, so mode 600. */

@@ -186,4 +186,27 @@ class DoctorTest {
         assertThat(doctor().keyFiles()).extracting(Finding::subject, Finding::verdict)
                 .containsExactly(tuple("PUSH_SIGNING_KEY", Verdict.OK));
     }
+
+    // README "Authentication": past its nextUpdate a revocation list makes the server refuse every
+    // certificate of its authority, so the doctor fails an out-of-date list and warns of one due soon.
+    @Test
+    void clientRevocationListsMustBeCurrent() throws Exception {
+        TestPki pki = TestPki.create(Files.createDirectories(dir.resolve("crl-pki")));
+        config.put("A2A_CLIENT_CRL", pki.revocationList().toString());
+        assertThat(doctor().keyFiles()).extracting(Finding::subject, Finding::verdict)
+                .containsExactly(tuple("A2A_CLIENT_CRL", Verdict.OK));
+
+        pki.revocationList("-crlhours", "1");
+        assertThat(doctor().keyFiles()).extracting(Finding::verdict).containsExactly(Verdict.WARN);
+
+        pki.revocationList("-crl_lastupdate", "20200101000000Z", "-crl_nextupdate", "20200102000000Z");
+        List<Finding> expired = doctor().keyFiles();
+        assertThat(expired).extracting(Finding::verdict).containsExactly(Verdict.FAIL);
+        assertThat(expired.getFirst().detail()).contains("out of date since 2020-01-02T00:00:00Z")
+                .contains("every certificate that authority issued is refused");
+
+        config.put("A2A_CLIENT_CRL", pki.caCert().toString());
+        assertThat(doctor().keyFiles()).extracting(Finding::detail).singleElement().asString()
+                .contains("holds no certificate revocation list");
+    }
 }
