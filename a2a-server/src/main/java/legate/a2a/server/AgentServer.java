@@ -127,6 +127,9 @@ public final class AgentServer implements AutoCloseable {
         byte[] peerKey = group.peerKey();
         // Made once: it keeps what it made of the revocation lists, for the handshakes of every listener.
         ClientCertificateCheck clientCheck = config.security().authentication().clientCheck();
+        if (clientCheck != null && clientCheck.revokes()) {
+            metrics.watchClientRevocationLists(clientCheck::nextUpdateEpochSeconds);
+        }
         ForwardedCertificates vouched = peerKey == null ? null : new ForwardedCertificates(peerKey, clock, clientCheck);
         TlsIdentity tls = config.edge().tls();
         this.forwarding = new PeerForwarding(tls == null ? null : tls::peerContext, vouched);

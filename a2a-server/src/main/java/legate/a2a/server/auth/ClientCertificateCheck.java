@@ -56,6 +56,23 @@ public final class ClientCertificateCheck implements X509TrustManager {
         }
     }
 
+    /**
+     * The soonest {@code nextUpdate} of the revocation lists as they are now, in Unix seconds; NaN
+     * without lists (or with one that names none).
+     */
+    public double nextUpdateEpochSeconds() {
+        if (revocations == null) {
+            return Double.NaN;
+        }
+        return revocations.current().stream().map(X509CRL::getNextUpdate)
+                .mapToDouble(d -> d == null ? Double.NaN : d.toInstant().getEpochSecond()).min().orElse(Double.NaN);
+    }
+
+    /** Whether revocation lists are consulted. */
+    public boolean revokes() {
+        return revocations != null;
+    }
+
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
         throw new CertificateException("client authorities check clients, not servers");

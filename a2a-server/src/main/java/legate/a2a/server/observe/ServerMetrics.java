@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 import lf.a2a.v1.TaskState;
 
@@ -83,6 +84,17 @@ public final class ServerMetrics {
                 .description("SSE streams being written now").tag("binding", binding)
                 // Micrometer holds a gauge's object weakly; the method reference would be collected.
                 .strongReference(true).register(registry);
+    }
+
+    /**
+     * The time (Unix seconds) by which the client authorities' revocation lists must be published
+     * again, the soonest of them, read at each scrape: past it, every certificate of that authority
+     * is refused, so an alert on it comes before the refusals do.
+     */
+    public void watchClientRevocationLists(DoubleSupplier nextUpdateEpochSeconds) {
+        Gauge.builder("legate.tls.client.crl.next.update", nextUpdateEpochSeconds, DoubleSupplier::getAsDouble)
+                .description("When the soonest client certificate revocation list (A2A_CLIENT_CRL) is due, Unix time")
+                .baseUnit("seconds").strongReference(true).register(registry);
     }
 
     /**

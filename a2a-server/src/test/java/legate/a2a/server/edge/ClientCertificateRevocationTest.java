@@ -7,16 +7,21 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509CRL;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
@@ -24,6 +29,8 @@ import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.auth.CallerAuthentication;
 import legate.a2a.server.auth.ClientCertificates;
 import legate.a2a.server.auth.RevocationList;
+import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.testsupport.Cleanup;
 import legate.testsupport.TestPki;
@@ -51,6 +58,7 @@ class ClientCertificateRevocationTest {
     private CertificateFiles mallory;
     private Path crl;
     private AgentServer server;
+    private final ServerMetrics metrics = new ServerMetrics();
 
     @BeforeEach
     void start() throws Exception {
@@ -63,7 +71,7 @@ class ClientCertificateRevocationTest {
         server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", ServerConfig.DEFAULT_MAX_BODY_BYTES,
                         Duration.ofSeconds(2)).withEdge(ServerEdge.PLAIN.withTls(TlsIdentity.read(pki.serverChain(),
                         pki.serverKey(), Instant.now()))).withSecurity(security),
-                MutualTlsTest::card, EdgeFixture.DONE, new InMemoryTaskStore(), Clock.systemUTC());
+                MutualTlsTest::card, EdgeFixture.DONE, new InMemoryTaskStore(), Clock.systemUTC(), Telemetry.DEFAULT, metrics);
         cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
     }
 
@@ -98,6 +106,19 @@ class ClientCertificateRevocationTest {
         assertThat(catchThrowableOfType(StatusRuntimeException.class, () -> EdgeFixture.stub(cleanup,
                 NettyChannelBuilder.forAddress("localhost", server.grpcPort()).sslContext(malloryTls).build())
                 .sendMessage(EdgeFixture.hello()))).as("mallory's call").isNotNull();
+    }
+
+    // README "Metrics": when the lists are due again, so that an alert comes before the refusals.
+    @Test
+    void metricsSayWhenTheListsAreDueAgain() throws Exception {
+        X509CRL list;
+        try (InputStream in = Files.newInputStream(crl)) {
+            list = (X509CRL) CertificateFactory.getInstance("X.509").generateCRL(in);
+        }
+        Matcher gauge = Pattern.compile("(?m)^legate_tls_client_crl_next_update_seconds (\\S+)$").matcher(metrics.scrape());
+
+        assertThat(gauge.find()).as("the gauge is scraped").isTrue();
+        assertThat(Double.parseDouble(gauge.group(1))).isEqualTo((double) list.getNextUpdate().toInstant().getEpochSecond());
     }
 
     // The authority revokes alice while the server runs: its list, written again, is read at the next handshake.
