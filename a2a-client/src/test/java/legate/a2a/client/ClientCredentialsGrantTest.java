@@ -185,6 +185,41 @@ class ClientCredentialsGrantTest {
         assertThat(turns).hasValue(1);
     }
 
+    // RFC 6749 §3.2: the secret goes over TLS; in the clear only to this machine (a development server).
+    @Test
+    void theSecretIsNotSentInTheClearToAnotherMachine() {
+        SecurityScheme cleartext = oauth2("http://idp.example.com/token");
+        AccessTokens tokens = new AccessTokens(cleartext, new ClientCredentials(URI.create("http://idp.example.com/token"),
+                CLIENT_ID, SECRET, List.of()), List.of(), HttpClient.newHttpClient(), Duration.ofSeconds(5), Clock.systemUTC());
+
+        CredentialException refused = catchThrowableOfType(CredentialException.class, tokens::current);
+
+        assertThat(refused.getMessage()).contains("is not https").doesNotContain(SECRET);
+    }
+
+    // A redirect would carry the secret wherever the token endpoint points: the client follows none.
+    @Test
+    void aTokenEndpointThatRedirectsIsNotFollowed() throws Exception {
+        as.redirectTokenRequests = true;
+        URI agent = agent(c -> c.toBuilder().clearSecurityRequirements()
+                .putSecuritySchemes("oauth", oauth2(as.tokenUrl()))
+                .addSecurityRequirements(SecurityRequirement.newBuilder().putSchemes("oauth", StringList.getDefaultInstance()))
+                .build());
+        A2aClient client = client(agent, URI.create(as.tokenUrl()), SECRET);
+
+        CredentialException refused = catchThrowableOfType(CredentialException.class, () -> client.send(hello()));
+
+        assertThat(refused.getMessage()).contains("HTTP 307");
+        assertThat(as.redirectedRequests).hasValue(0);
+        assertThat(turns).hasValue(0);
+    }
+
+    private static SecurityScheme oauth2(String tokenUrl) {
+        return SecurityScheme.newBuilder().setOauth2SecurityScheme(OAuth2SecurityScheme.newBuilder().setFlows(
+                OAuthFlows.newBuilder().setClientCredentials(ClientCredentialsOAuthFlow.newBuilder().setTokenUrl(tokenUrl))))
+                .build();
+    }
+
     // A token is used until shortly before its expiry, then replaced, so no call carries an expired one.
     @Test
     void aTokenIsRenewedShortlyBeforeItsExpiryAndNotBefore() throws Exception {
@@ -219,6 +254,9 @@ class ClientCredentialsGrantTest {
         final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
         /** How many of the next tokens are issued already expired, as a revoked token is refused, while expires_in says an hour. */
         volatile int expiredAhead;
+        /** Answer token requests with a 307 to /elsewhere, which counts what reaches it. */
+        volatile boolean redirectTokenRequests;
+        final AtomicInteger redirectedRequests = new AtomicInteger();
 
         AuthorizationServer() throws IOException, JOSEException {
             key = new RSAKeyGenerator(2048).keyID("k1").generate();
@@ -227,6 +265,10 @@ class ClientCredentialsGrantTest {
                     + "\",\"jwks_uri\":\"" + issuer() + "/jwks\",\"token_endpoint\":\"" + tokenUrl() + "\"}"));
             http.createContext("/jwks", ex -> json(ex, 200, new JWKSet(key.toPublicJWK()).toString()));
             http.createContext("/token", this::token);
+            http.createContext("/elsewhere", ex -> {
+                redirectedRequests.incrementAndGet();
+                json(ex, 200, "{\"access_token\":\"stolen\",\"token_type\":\"Bearer\"}");
+            });
             http.start();
         }
 
@@ -239,6 +281,11 @@ class ClientCredentialsGrantTest {
         }
 
         private void token(HttpExchange ex) throws IOException {
+            if (redirectTokenRequests) {
+                ex.getResponseHeaders().set("Location", issuer() + "/elsewhere");
+                json(ex, 307, "{}");
+                return;
+            }
             Map<String, String> form = new java.util.LinkedHashMap<>(
                     java.util.Arrays.stream(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).split("&"))
                             .filter(p -> p.contains("=")).collect(Collectors.toMap(p -> p.substring(0, p.indexOf('=')),
