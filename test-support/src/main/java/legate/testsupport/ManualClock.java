@@ -8,7 +8,16 @@ import java.time.ZoneOffset;
 
 /** A clock a test moves by hand: what is decided by time (idle reaping, a token's renewal) is tested without waiting for time to pass. */
 public final class ManualClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    private volatile Instant now;
+
+    /** Starting at 2026-01-01T00:00:00Z. */
+    public ManualClock() {
+        this(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    public ManualClock(Instant start) {
+        this.now = start;
+    }
 
     public void advance(Duration d) {
         now = now.plus(d);

@@ -3,6 +3,7 @@ package legate.a2a.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +38,8 @@ public final class AccessTokens {
     /** How long a token whose endpoint gave no {@code expires_in} is used. */
     public static final Duration UNTIMED = Duration.ofMinutes(5);
 
-    private final URI declared;
+    /** The card's tokenUrl or discovery document, as the card wrote it: a card's text is parsed where its fault can be reported. */
+    private final String declared;
     private final boolean discovered;
     private final ClientCredentials client;
     private final List<String> scopes;
@@ -60,7 +62,7 @@ public final class AccessTokens {
         if (url == null) {
             throw new IllegalArgumentException("the scheme names no token endpoint for the client credentials grant");
         }
-        this.declared = URI.create(url.strip());
+        this.declared = url.strip();
         this.discovered = scheme.hasOpenIdConnectSecurityScheme();
         this.client = client;
         this.scopes = client.scopes().isEmpty() ? List.copyOf(scopes) : client.scopes();
@@ -155,41 +157,56 @@ public final class AccessTokens {
             return tokenEndpoint;
         }
         String configured = withoutSlash(client.authorizationServer().toString());
-        URI endpoint = declared;
+        URI cardUrl = declaredUri();
+        URI endpoint = cardUrl;
         if (discovered) {
-            refuseCleartext(declared, "the OpenID Connect discovery document");
-            Answer reply = exchange(HttpRequest.newBuilder(declared).timeout(timeout)
-                    .header("Accept", "application/json").GET().build(), declared, "the discovery document");
+            refuseCleartext(cardUrl, "the OpenID Connect discovery document");
+            Answer reply = exchange(HttpRequest.newBuilder(cardUrl).timeout(timeout)
+                    .header("Accept", "application/json").GET().build(), cardUrl, "the discovery document");
             String issuer = reply.json().path("issuer").asText("");
             String named = reply.json().path("token_endpoint").asText("");
             if (reply.status() != 200 || named.isBlank()) {
-                throw new CredentialException(declared, "the OpenID Connect discovery document " + declared
+                throw new CredentialException(cardUrl, "the OpenID Connect discovery document " + cardUrl
                         + " names no token_endpoint (HTTP " + reply.status() + ")", null);
             }
             // PROTOCOL (OIDC Discovery §4.3): the document must be its issuer's, or one served
             // elsewhere could send the client's secret to another server.
-            if (issuer.isBlank() || !declared.toString().equals(withoutSlash(issuer) + "/.well-known/openid-configuration")) {
-                throw new CredentialException(declared, "the OpenID Connect discovery document " + declared
+            if (issuer.isBlank() || !cardUrl.toString().equals(withoutSlash(issuer) + "/.well-known/openid-configuration")) {
+                throw new CredentialException(cardUrl, "the OpenID Connect discovery document " + cardUrl
                         + " is for issuer " + (issuer.isBlank() ? "(none)" : issuer) + ", not the one at that address", null);
             }
             try {
-                endpoint = declared.resolve(named.strip());
+                endpoint = cardUrl.resolve(named.strip());
             } catch (IllegalArgumentException e) {
-                throw new CredentialException(declared, "the discovery document's token_endpoint is no URL: " + named, e);
+                throw new CredentialException(cardUrl, "the discovery document's token_endpoint is no URL: " + named, e);
             }
             if (!configured.equals(withoutSlash(issuer)) && !configured.equals(withoutSlash(endpoint.toString()))) {
-                throw refusedServer(issuer);
+                throw refusedServer(cardUrl, issuer);
             }
-        } else if (!configured.equals(withoutSlash(declared.toString()))) {
-            throw refusedServer(declared.toString());
+        } else if (!configured.equals(withoutSlash(cardUrl.toString()))) {
+            throw refusedServer(cardUrl, cardUrl.toString());
         }
         refuseCleartext(endpoint, "the token endpoint");
         tokenEndpoint = endpoint;
         return endpoint;
     }
 
-    private CredentialException refusedServer(String named) {
-        return new CredentialException(declared, "the agent's card names the authorization server " + named
+    /** The card's URL, parsed; a card's bad one is a CredentialException naming it, never an unchecked one. */
+    private URI declaredUri() {
+        try {
+            URI uri = new URI(declared);
+            if (uri.isAbsolute() && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw new CredentialException(null, "the agent's card names a token endpoint that is no absolute URL: " + declared,
+                null);
+    }
+
+    private CredentialException refusedServer(URI cardUrl, String named) {
+        return new CredentialException(cardUrl, "the agent's card names the authorization server " + named
                 + ", but the client credentials given are for " + client.authorizationServer()
                 + " (--token-url / A2A_TOKEN_URL); the secret is not sent", null);
     }

@@ -15,7 +15,7 @@ public final class CredentialException extends A2aClientException {
         this.endpoint = endpoint;
     }
 
-    /** The token endpoint, or the discovery document, that failed. */
+    /** The token endpoint, or the discovery document, that failed; null when the card named no usable URL. */
     public URI endpoint() {
         return endpoint;
     }

@@ -197,6 +197,21 @@ class ClientCredentialsGrantTest {
         assertThat(refused.getMessage()).contains("is not https").doesNotContain(SECRET);
     }
 
+    // A card's token endpoint that is no URL is the card's fault, told as such, not an exception from connect.
+    @Test
+    void aCardWhoseTokenEndpointIsNoUrlIsToldAsSuch() throws Exception {
+        URI agent = agent(c -> c.toBuilder().clearSecurityRequirements()
+                .putSecuritySchemes("oauth", oauth2("http://[not a url"))
+                .addSecurityRequirements(SecurityRequirement.newBuilder().putSchemes("oauth", StringList.getDefaultInstance()))
+                .build());
+        A2aClient client = client(agent, URI.create(as.tokenUrl()), SECRET);
+
+        CredentialException refused = catchThrowableOfType(CredentialException.class, () -> client.send(hello()));
+
+        assertThat(refused.getMessage()).contains("no absolute URL: http://[not a url");
+        assertThat(as.tokenRequests).isEmpty();
+    }
+
     // A redirect would carry the secret wherever the token endpoint points: the client follows none.
     @Test
     void aTokenEndpointThatRedirectsIsNotFollowed() throws Exception {

@@ -17,6 +17,7 @@ import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskEvent;
 import legate.testsupport.Cleanup;
+import legate.testsupport.ManualClock;
 import legate.wire.json.WireJson;
 import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.Task;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Retention (TASK_RETENTION, README "Tasks that last"): a terminal task is deleted once its last
  * status change is older than the retention; running and waiting tasks never are. Time is a
- * {@link MutableClock}, so days pass without waiting.
+ * {@link ManualClock}, so days pass without waiting.
  */
 class RetentionSweepTest {
     private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
@@ -55,7 +56,7 @@ class RetentionSweepTest {
 
     @Test
     void aSweepDeletesTheTerminalTasksTheRetentionNoLongerCovers() {
-        MutableClock clock = new MutableClock(T0);
+        ManualClock clock = new ManualClock(T0);
         save("done-first", TaskState.TASK_STATE_COMPLETED, T0);
         save("failed-later", TaskState.TASK_STATE_FAILED, T0.plus(Duration.ofDays(2)));
         save("still-running", TaskState.TASK_STATE_WORKING, T0);
@@ -82,7 +83,7 @@ class RetentionSweepTest {
 
     @Test
     void theServerSweepsOnItsOwnScheduler() throws Exception {
-        MutableClock clock = new MutableClock(T0);
+        ManualClock clock = new ManualClock(T0);
         AgentServer server = AgentServer.create(ServerConfig.loopback(0).withTaskRetention(Duration.ofSeconds(1)),
                 p -> LegateCards.jsonRpc("t", "d", "http://127.0.0.1:" + p + "/").build(),
                 (ctx, events) -> {
