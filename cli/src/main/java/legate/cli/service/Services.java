@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -259,17 +260,23 @@ public final class Services {
         return manager.logs(k, follow, layout.logDir().resolve(k.id() + ".log"));
     }
 
-    /** Stops, disables and removes the units; the working folders (data, tokens) stay unless {@code purge}. */
+    /**
+     * Stops, disables and removes the units; the working folders (data, tokens) stay unless {@code purge}.
+     * With {@code purge}, the working folder of a service uninstalled earlier goes too: the plain
+     * uninstall's own hint is to run {@code --purge} next, when no unit is left to find.
+     */
     public int uninstall(List<ServiceKind> named, boolean purge) throws IOException {
         if (managerMissing()) {
             return 1;
         }
-        List<ServiceKind> kinds = targets(named);
+        List<ServiceKind> kinds = purge ? purgeTargets(named) : targets(named);
         if (kinds == null) {
             return 1;
         }
         int rc = 0;
-        for (ServiceKind k : kinds) {
+        List<ServiceKind> installed = installed();
+        List<ServiceKind> removed = kinds.stream().filter(installed::contains).toList();
+        for (ServiceKind k : removed) {
             HostCommands.Result r = manager.removing(k);
             if (!r.ok()) {
                 out.println(k.unitName() + ": " + manager.tool() + " could not stop it: " + r.output());
@@ -277,18 +284,44 @@ public final class Services {
             }
             Files.deleteIfExists(serviceFile(k));
         }
-        manager.removed();
+        if (!removed.isEmpty()) {
+            manager.removed();
+        }
         for (ServiceKind k : kinds) {
             Path work = layout.workDir(k);
             if (purge) {
                 deleteTree(work);
-                out.println(k.unitName() + ": removed, with its data (" + work + ")");
+                out.println(k.unitName() + (removed.contains(k) ? ": removed, with its data (" : ": its data removed (")
+                        + work + ")");
             } else {
                 out.println(k.unitName() + ": removed; its configuration and data stay in " + work
                         + " (legate service uninstall --purge removes them)");
             }
         }
         return rc;
+    }
+
+    /**
+     * What a purge works on: the services named, or every one, that are installed or have a
+     * working folder left behind; null (after saying why) when that is none.
+     */
+    private List<ServiceKind> purgeTargets(List<ServiceKind> named) {
+        List<ServiceKind> installed = installed();
+        List<ServiceKind> among = named.isEmpty() ? List.of(ServiceKind.values()) : named;
+        List<ServiceKind> found = among.stream()
+                .filter(k -> installed.contains(k) || Files.exists(layout.workDir(k), LinkOption.NOFOLLOW_LINKS))
+                .toList();
+        if (found.isEmpty()) {
+            err.println("legate service: no Legate service is installed, and none left data in " + layout.home());
+            return null;
+        }
+        if (!named.isEmpty() && found.size() < named.size()) {
+            ServiceKind absent = named.stream().filter(k -> !found.contains(k)).findFirst().orElseThrow();
+            err.println("legate service: " + absent.unitName() + " is not installed and left no data in "
+                    + layout.workDir(absent));
+            return null;
+        }
+        return found;
     }
 
     public int token() throws IOException {

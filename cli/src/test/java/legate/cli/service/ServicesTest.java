@@ -161,6 +161,36 @@ class ServicesTest {
         assertThat(layout.workDir(ServiceKind.BRIDGE)).doesNotExist();
     }
 
+    /**
+     * DEFECT (issue 30): uninstall's hint "legate service uninstall --purge removes them" answered
+     * "no Legate service is installed" and removed nothing, once the unit it had just removed was gone.
+     */
+    @Test
+    void thePurgeThatUninstallSuggestsRemovesWhatAnUninstalledServiceLeftBehind() throws Exception {
+        Services services = services(ServicePlatform.SYSTEMD);
+        ServiceEnvironment source = ServiceEnvironment.from(Map.of(), Map.of(), List.of());
+        assertThat(services.install(List.of(ServiceKind.AGENT, ServiceKind.BRIDGE), null, false, source, Map.of()))
+                .isZero();
+        Path data = Files.createDirectories(layout.workDir(ServiceKind.AGENT).resolve("data/agent"));
+        Files.writeString(data.resolve("legate.db"), "tasks");
+        assertThat(services.uninstall(List.of(), false)).isZero();
+        assertThat(printed()).contains("legate service uninstall --purge removes them");
+        out.reset();
+        int told = fake.calls().size();
+
+        assertThat(services.uninstall(List.of(ServiceKind.AGENT), true)).isZero();
+        assertThat(layout.workDir(ServiceKind.AGENT)).doesNotExist();
+        assertThat(layout.workDir(ServiceKind.BRIDGE)).exists();
+        assertThat(printed()).contains("legate-agent: its data removed (" + layout.workDir(ServiceKind.AGENT) + ")");
+        // Nothing was installed, so the manager had nothing to be told.
+        assertThat(fake.calls()).hasSize(told);
+
+        assertThat(services.uninstall(List.of(), true)).isZero();
+        assertThat(layout.workDir(ServiceKind.BRIDGE)).doesNotExist();
+        assertThat(services.uninstall(List.of(), true)).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no Legate service is installed, and none left data");
+    }
+
     @Test
     void purgeRefusesAWorkingFolderThatASymlinkSendsElsewhere() throws Exception {
         Services services = services(ServicePlatform.SYSTEMD);
