@@ -13,7 +13,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * A real headless Chromium for the page tests, driven through its own chromedriver: Debian's
- * {@code chromium} and {@code chromium-driver} packages (installed by {@code .ci/run} when missing),
+ * {@code chromium} and {@code chromium-driver} packages (installed by the build, scripts/test-prerequisites.sh, when missing),
  * found on the PATH. Nothing is downloaded: when either is missing the test fails, naming the
  * packages, instead of being skipped.
  */
@@ -27,9 +27,9 @@ final class Chromium {
     static ChromeDriver start(Path downloads) {
         Path browser = BROWSERS.stream().map(Chromium::onPath).flatMap(Optional::stream).findFirst()
                 .orElseThrow(() -> new AssertionError("no Chromium on the PATH (" + BROWSERS + "): install Debian's "
-                        + "chromium and chromium-driver packages (.ci/run does when they are missing)"));
+                        + "chromium and chromium-driver packages (./mvnw verify does when they are missing, unless -Dlegate.prerequisites.skip)"));
         Path driver = onPath("chromedriver").orElseThrow(() -> new AssertionError("no chromedriver on the PATH: "
-                + "install Debian's chromium-driver package (.ci/run does when it is missing)"));
+                + "install Debian's chromium-driver package (./mvnw verify does when it is missing)"));
         ChromeOptions options = new ChromeOptions();
         options.setBinary(browser.toFile());
         // --no-sandbox: the tests run as root in CI, where Chromium's sandbox refuses to start.
