@@ -242,7 +242,6 @@ final class AgentCommand implements Callable<Integer> {
             }
             return 0;
         }
-        ServerStart.serveUntilStopped(server, a2a::drain, a2a::join, prepared.telemetry());
-        return 0;
+        return ServerStart.serveUntilStopped(server, a2a::drain, a2a::join, prepared.telemetry(), "legate agent");
     }
 }

@@ -209,8 +209,7 @@ final class BridgeCommand implements Callable<Integer> {
         MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
         // On SIGTERM the bridge stops every agent, whole process trees included, before its server.
-        ServerStart.serveUntilStopped(server, bridge::drain, bridge::join, prepared.telemetry());
-        return 0;
+        return ServerStart.serveUntilStopped(server, bridge::drain, bridge::join, prepared.telemetry(), "legate bridge");
     }
 
     /**

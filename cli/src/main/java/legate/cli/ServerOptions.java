@@ -123,8 +123,8 @@ final class ServerOptions {
     int maxTasks;
 
     @Option(names = "--shutdown-grace-ms", descriptionKey = SHUTDOWN_GRACE_MS, defaultValue = DEFAULT_SHUTDOWN_GRACE_MS,
-            description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503) "
-                    + "[SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
+            description = "On SIGTERM, how long running turns may go on finishing while new ones are refused (503); "
+                    + "exit status 0 when they all did, 1 when some were cut off [SHUTDOWN_GRACE_MS] (default: ${DEFAULT-VALUE}).")
     long shutdownGraceMs;
 
     // No default: /metrics is on the A2A port unless a port is given.

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
@@ -13,6 +15,7 @@ import legate.a2a.server.push.PushSettings;
 import legate.a2a.server.task.InstanceGroup;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine;
+import sun.misc.Signal;
 
 /**
  * The steps {@code legate agent} and {@code legate bridge} share between their common options and a
@@ -143,7 +146,8 @@ final class ServerStart {
 
     /** How a started server is drained: new turns refused, running ones given the grace to finish, streams ended cleanly. */
     interface Drain {
-        void drain(Duration grace) throws Exception;
+        /** @return whether every running turn ended within the grace */
+        boolean drain(Duration grace) throws Exception;
     }
 
     /** Returns once the server has stopped. */
@@ -153,22 +157,48 @@ final class ServerStart {
 
     /**
      * Serves until SIGTERM, then drains within SHUTDOWN_GRACE_MS and closes the exporter of traces,
-     * so that the last spans leave the process; returns once both are done.
+     * so that the last spans leave the process; returns the exit status once both are done: 0 after
+     * a clean drain, 1 (after saying why) when turns were still running at the end of the grace or
+     * the drain failed.
+     *
+     * <p>SIGTERM is handled here rather than left to the JVM, whose own handler runs the shutdown
+     * hooks and then exits 143 whatever they did: systemd records 143 after {@code legate service
+     * stop} as a failure. Any other way out (Ctrl-C, SIGHUP) still drains, in a shutdown hook, with
+     * the JVM's exit status.
      */
-    static void serveUntilStopped(ServerOptions server, Drain drain, Join join, Telemetry telemetry)
+    static int serveUntilStopped(ServerOptions server, Drain drain, Join join, Telemetry telemetry, String command)
             throws InterruptedException {
         Duration grace = Duration.ofMillis(server.shutdownGraceMs);
+        AtomicBoolean begun = new AtomicBoolean();
+        AtomicReference<String> unclean = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runnable stop = () -> {
+            if (!begun.compareAndSet(false, true)) {
+                return;
+            }
             try {
-                drain.drain(grace);
-            } catch (Exception ignored) {
-                // shutting down anyway
+                if (!drain.drain(grace)) {
+                    unclean.set("turns still running after SHUTDOWN_GRACE_MS (" + grace.toMillis()
+                            + " ms) were cut off; exit status 1");
+                }
+            } catch (Exception e) {
+                unclean.set("the drain failed (" + e + "); exit status 1");
             }
             telemetry.tracing().close();
             stopped.countDown();
-        }, "legate-shutdown"));
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
+        try {
+            Signal.handle(new Signal("TERM"), signal -> stop.run());
+        } catch (IllegalArgumentException e) {
+            // The JVM keeps SIGTERM to itself (-Xrs): the shutdown hook drains, and the exit status is the JVM's.
+        }
         join.join();
         stopped.await();
+        if (unclean.get() != null) {
+            System.err.println(command + ": " + unclean.get());
+            return 1;
+        }
+        return 0;
     }
 }

@@ -187,14 +187,18 @@ public final class Bridge {
     /**
      * A stop that lets work finish, as a SIGTERM asks: new turns are refused, the running ones get
      * {@code grace} to end, then the agents stop, then the server, ending its streams cleanly.
+     *
+     * @return whether every running turn ended within the grace
      */
-    public void drain(Duration grace) {
+    public boolean drain(Duration grace) {
         AgentServer a2a = server;
+        boolean ended = true;
         if (a2a != null && a2a.handler() != null) {
             a2a.handler().drain();
             try {
-                a2a.handler().awaitTurnsEnded(grace);
+                ended = a2a.handler().awaitTurnsEnded(grace);
             } catch (InterruptedException e) {
+                ended = false;
                 Thread.currentThread().interrupt();
             }
             AdapterRegistry registry = agents;
@@ -210,6 +214,7 @@ public final class Bridge {
             }
         }
         stop();
+        return ended;
     }
 
     public void stop() {
