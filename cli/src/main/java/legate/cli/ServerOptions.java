@@ -1,6 +1,7 @@
 package legate.cli;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -53,7 +54,8 @@ final class ServerOptions {
     static final String DEFAULT_LEASE_HEARTBEAT_MS = "2000";
     // The README documents sqlite as the default: it becomes the default here once its store is built.
     static final String DEFAULT_TASK_STORE = TaskStores.SQLITE;
-    static final String DEFAULT_DATA_DIR = "data";
+    /** The parent of each command's default DATA_DIR: data/agent, data/bridge. */
+    static final String DATA_ROOT = "data";
     static final String DEFAULT_TASK_RETENTION = "7d";
     static final String DEFAULT_MAX_TASKS = "100000";
     /** How long CancelTask waits for the agent to reach CANCELED before it answers -32002. */
@@ -104,9 +106,39 @@ final class ServerOptions {
             description = "Where tasks are kept: sqlite (a file in DATA_DIR), memory (gone with the process) or postgres (DATABASE_URL) [TASK_STORE] (default: ${DEFAULT-VALUE}).")
     String store;
 
-    @Option(names = "--data-dir", descriptionKey = DATA_DIR, defaultValue = DEFAULT_DATA_DIR,
-            description = "Directory of the sqlite store's legate.db, created on start [DATA_DIR] (default: ${DEFAULT-VALUE}).")
+    // No default value: unset means the command's own folder (dataDir()), so that legate agent and
+    // legate bridge started from one folder do not both claim one legate.db.
+    @Option(names = "--data-dir", descriptionKey = DATA_DIR,
+            description = "Directory of the sqlite store's legate.db, created on start; one process per directory "
+                    + "[DATA_DIR] (default: data/agent for legate agent, data/bridge for legate bridge).")
     Path dataDir;
+
+    /** agent or bridge: the command these options belong to, which names its default DATA_DIR. */
+    private final String command;
+
+    ServerOptions(String command) {
+        this.command = command;
+    }
+
+    /** DATA_DIR, or the command's own folder under data/ when it is not set. */
+    Path dataDir() {
+        return dataDir != null ? dataDir : Path.of(DATA_ROOT, command);
+    }
+
+    /**
+     * A one-line note when DATA_DIR is not set and data/legate.db is there: the store every command
+     * shared before each had a folder of its own. It is left where it is, since nothing says which
+     * command wrote it; the note says how to go on with it. Null when there is nothing to say.
+     */
+    String earlierStoreNote() {
+        Path earlier = Path.of(DATA_ROOT, "legate.db");
+        if (dataDir != null || !TaskStores.SQLITE.equals(store) || !Files.isRegularFile(earlier)) {
+            return null;
+        }
+        return "legate " + command + ": note: " + earlier + " is the store of an earlier Legate, which all commands"
+                + " shared; legate " + command + " now keeps its tasks in " + dataDir() + "/. To go on with the old tasks, stop Legate and move "
+                + earlier + "* into " + dataDir() + "/, or set DATA_DIR=" + DATA_ROOT;
+    }
 
     // No ${DEFAULT-VALUE} here: the help would print the URL from the environment, password included.
     @Option(names = "--database-url", descriptionKey = DATABASE_URL,

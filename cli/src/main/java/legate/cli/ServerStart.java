@@ -102,6 +102,10 @@ final class ServerStart {
 
     /** The store TASK_STORE names, open: one that is configured right but cannot be opened now is exit status 1. */
     static TaskStore openStore(ServerOptions server, Supplier<CommandLine> blame) throws Refused {
+        String note = server.earlierStoreNote();
+        if (note != null) {
+            System.err.println(note);
+        }
         try {
             return TaskStores.open(server, blame);
         } catch (TaskStores.StoreUnavailable e) {

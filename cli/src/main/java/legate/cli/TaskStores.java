@@ -44,9 +44,9 @@ final class TaskStores {
 
     private static TaskStore sqlite(ServerOptions options) {
         try {
-            return SqliteTaskStore.open(options.dataDir);
+            return SqliteTaskStore.open(options.dataDir());
         } catch (RuntimeException e) {
-            throw new StoreUnavailable("the sqlite task store in " + options.dataDir.toAbsolutePath()
+            throw new StoreUnavailable("the sqlite task store in " + options.dataDir().toAbsolutePath()
                     + " cannot be opened: " + e.getMessage());
         }
     }

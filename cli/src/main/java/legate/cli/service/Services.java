@@ -139,6 +139,11 @@ public final class Services {
     private ServiceEnvironment configuration(ServiceKind kind, ServiceEnvironment source, String backend,
                                              ServiceKind mcpFront) {
         ServiceEnvironment env = source;
+        if (kind != ServiceKind.MCP && source.get("DATA_DIR").isEmpty()) {
+            // A service's working folder is its own, so its store needs no folder per command: it
+            // stays in data/ there, where every service installed before that default keeps its tasks.
+            env = env.with("DATA_DIR", "data");
+        }
         if (kind == ServiceKind.BRIDGE && backend != null) {
             env = env.with("ACP_AGENT", backend);
         }

@@ -146,6 +146,9 @@ class ServicesTest {
         ServiceEnvironment source = ServiceEnvironment.from(Map.of("ACP_AGENT", "claude"), Map.of(), List.of());
         assertThat(services.install(List.of(ServiceKind.BRIDGE), "codex", false, source, Map.of())).isZero();
         assertThat(services.read(ServiceKind.BRIDGE).get("ACP_AGENT")).contains("codex");
+        // Its working folder is its own: the store stays in data/ there, where services installed
+        // before each command had a default folder of its own (data/agent, data/bridge) keep theirs.
+        assertThat(services.read(ServiceKind.BRIDGE).get("DATA_DIR")).contains("data");
         Path data = Files.createDirectories(layout.workDir(ServiceKind.BRIDGE).resolve("data"));
 
         assertThat(services.uninstall(List.of(), false)).isZero();
