@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,6 +86,33 @@ public final class Doctor {
         this.adapterDirs = List.copyOf(adapterDirs);
     }
 
+    /** The commands a bare {@code legate doctor} checks, in the order it prints them. */
+    public static final List<String> COMMANDS = List.of("agent", "bridge", "mcp");
+
+    /**
+     * Whether Legate can run here at all: every command's checks, by command. The bridge's group
+     * also looks at each adapter it was not configured with, which only warns: it is what
+     * {@code --backend} would need, not what the bridge runs.
+     */
+    public Map<String, List<Finding>> examineEverything() throws InterruptedException {
+        Map<String, List<Finding>> out = new LinkedHashMap<>();
+        for (String command : COMMANDS) {
+            List<Finding> findings = new ArrayList<>(examine(command));
+            if (command.equals("bridge") && get("ACP_AGENT_CMD").isEmpty()) {
+                String configured = configuredBackend();
+                for (String other : TESTED_ADAPTERS.keySet().stream().sorted().toList()) {
+                    if (!other.equals(configured)) {
+                        adapter(other, null).stream().map(f -> f.verdict() != Finding.Verdict.FAIL ? f
+                                : Finding.warn(f.subject(), f.detail() + " (needed only with ACP_AGENT=" + other + ")",
+                                        f.fix())).forEach(findings::add);
+                    }
+                }
+            }
+            out.put(command, findings);
+        }
+        return out;
+    }
+
     /** The checks for {@code command}: {@code agent}, {@code bridge} or {@code mcp}. */
     public List<Finding> examine(String command) throws InterruptedException {
         List<Finding> out = new ArrayList<>();
@@ -94,7 +122,7 @@ public final class Doctor {
                 out.add(port("HOST", "PORT", "41241"));
                 // The gRPC binding's own port: any free one unless GRPC_PORT fixes it.
                 out.add(port("HOST", "GRPC_PORT", "0"));
-                out.add(store());
+                out.add(store(command));
                 out.addAll(keyFiles());
             }
             case "bridge" -> {
@@ -102,7 +130,7 @@ public final class Doctor {
                 out.addAll(adapter());
                 out.add(port("HOST", "PORT", "41241"));
                 out.add(port("HOST", "GRPC_PORT", "0"));
-                out.add(store());
+                out.add(store(command));
                 out.addAll(keyFiles());
             }
             case "mcp" -> {
@@ -144,10 +172,17 @@ public final class Doctor {
         return Finding.ok("Node.js", version.strip() + " at " + node);
     }
 
+    private String configuredBackend() {
+        return get("ACP_AGENT").orElse(Backend.CLAUDE).toLowerCase(Locale.ROOT);
+    }
+
     /** The adapter the bridge would run: found, its version against the tested one, and its login. */
     List<Finding> adapter() {
-        String backend = get("ACP_AGENT").orElse(Backend.CLAUDE).toLowerCase(Locale.ROOT);
-        String commandLine = get("ACP_AGENT_CMD").orElse(null);
+        return adapter(configuredBackend(), get("ACP_AGENT_CMD").orElse(null));
+    }
+
+    /** The adapter of {@code backend} (claude or codex), or the agent {@code commandLine} names when not null. */
+    List<Finding> adapter(String backend, String commandLine) {
         BackendChoice choice = new BackendChoice(backend, commandLine, get("ACP_MODE").orElse(null),
                 get("ACP_CLAUDE_BIN").map(Path::of).orElse(null), get("ACP_CODEX_BIN").map(Path::of).orElse(null),
                 adapterDirs, env.getOrDefault("PATH", ""));
@@ -272,14 +307,25 @@ public final class Doctor {
         }
     }
 
-    /** The task store: reachable and at a schema version this build can use, without changing it. */
-    Finding store() {
+    /**
+     * The task store: reachable and at a schema version this build can use, without changing it.
+     * Without DATA_DIR, each command's SQLite file is in a folder of its own, data/agent or data/bridge.
+     */
+    Finding store(String command) {
         String kind = get("TASK_STORE").orElse("sqlite").toLowerCase(Locale.ROOT);
         return switch (kind) {
             case "memory" -> Finding.warn("task store", "memory: tasks do not survive a restart",
                     "TASK_STORE=sqlite (the default) keeps them");
             case "sqlite" -> {
-                SqliteStoreCheck c = SqliteStoreCheck.of(Path.of(get("DATA_DIR").orElse("data")));
+                Optional<String> dataDir = get("DATA_DIR");
+                SqliteStoreCheck c = SqliteStoreCheck.of(dataDir.map(Path::of).orElse(Path.of("data", command)));
+                Path earlier = Path.of("data", "legate.db");
+                if (c.problem() == null && !c.inUse() && dataDir.isEmpty() && !c.exists() && Files.isRegularFile(earlier)) {
+                    yield Finding.warn("task store", "sqlite: " + c.file() + " (created at start); " + earlier
+                            + " is the store of an earlier Legate, which all commands shared",
+                            "to go on with its tasks, stop Legate and move " + earlier + "* into " + c.file().getParent()
+                                    + "/, or set DATA_DIR=data");
+                }
                 if (c.problem() != null) {
                     yield Finding.fail("task store", "sqlite: " + c.problem(), "point DATA_DIR at a folder of its own");
                 }

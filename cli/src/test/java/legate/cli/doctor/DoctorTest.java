@@ -75,17 +75,51 @@ class DoctorTest {
     @Test
     void theStoreIsCheckedAsTheServerWouldOpenIt() {
         config.put("DATA_DIR", dir.resolve("data").toString());
-        assertThat(doctor().store().verdict()).isEqualTo(Verdict.OK);
+        assertThat(doctor().store("agent").verdict()).isEqualTo(Verdict.OK);
         config.put("TASK_STORE", "postgres");
-        Finding noUrl = doctor().store();
+        Finding noUrl = doctor().store("agent");
         assertThat(noUrl.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(noUrl.fix()).contains("DATABASE_URL");
         config.put("DATABASE_URL", "mysql://x");
-        assertThat(doctor().store().detail()).contains("DATABASE_URL must start with");
+        assertThat(doctor().store("agent").detail()).contains("DATABASE_URL must start with");
         config.put("TASK_STORE", "redis");
-        assertThat(doctor().store().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(doctor().store("agent").verdict()).isEqualTo(Verdict.FAIL);
         config.put("TASK_STORE", "memory");
-        assertThat(doctor().store().verdict()).isEqualTo(Verdict.WARN);
+        assertThat(doctor().store("agent").verdict()).isEqualTo(Verdict.WARN);
+    }
+
+    /**
+     * DEFECT (issue 30): both commands defaulted to one data/legate.db, so the second of agent and
+     * bridge started from one folder was refused; the doctor checks the file each command opens.
+     */
+    @Test
+    void withoutDataDirEachCommandChecksItsOwnStoreFile() {
+        assertThat(doctor().store("agent").detail()).contains(Path.of("data", "agent", "legate.db").toString());
+        assertThat(doctor().store("bridge").detail()).contains(Path.of("data", "bridge", "legate.db").toString());
+    }
+
+    /**
+     * DEFECT (issue 30): a bare {@code legate doctor} checked only the agent. Asked whether Legate
+     * can run here, it checks every command, and the bridge's group looks at every adapter: the
+     * configured one can fail the bridge, the others only warn.
+     */
+    @Test
+    void everythingIsEveryCommandsChecksWithEachAdapter() throws Exception {
+        env.put("PATH", dir.toString());
+        config.put("PORT", "0");
+        config.put("MCP_PORT", "0");
+        Map<String, List<Finding>> all = doctor(List.of(dir.resolve("nowhere"))).examineEverything();
+        assertThat(all.keySet()).containsExactly("agent", "bridge", "mcp");
+        assertThat(all.get("agent")).extracting(Finding::subject).contains("JDK", "task store")
+                .doesNotContain("Node.js");
+        assertThat(all.get("bridge")).extracting(Finding::subject, Finding::verdict).contains(
+                tuple("Node.js", Verdict.FAIL), tuple("adapter claude", Verdict.FAIL), tuple("adapter codex", Verdict.WARN));
+        assertThat(all.get("mcp")).extracting(Finding::subject).contains("MCP token file");
+
+        config.put("ACP_AGENT", "codex");
+        assertThat(doctor(List.of(dir.resolve("nowhere"))).examineEverything().get("bridge"))
+                .extracting(Finding::subject, Finding::verdict)
+                .contains(tuple("adapter codex", Verdict.FAIL), tuple("adapter claude", Verdict.WARN));
     }
 
     /** An adapter laid out as npm installs it under adapters/node_modules. */
