@@ -2,23 +2,27 @@ package legate.cli;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.ServerEdge;
 import legate.a2a.server.edge.CorsPolicy;
 import legate.a2a.server.edge.TlsIdentity;
+import legate.wire.http.KnownHosts;
 import legate.wire.pem.PemException;
 import picocli.CommandLine.Option;
 
 /**
  * How {@code legate agent} and {@code legate bridge} present themselves on the network, as one
  * picocli mixin: TLS (TLS_CERT, TLS_KEY), the card signing key (CARD_SIGNING_KEY) and the browser
- * origins answered across origins (CORS_ORIGINS). Every part is off unless its key is set.
+ * origins answered across origins (CORS_ORIGINS), the Host names answered besides the server's own
+ * (ALLOWED_HOSTS). Every part is off unless its key is set.
  */
 final class EdgeOptions {
     static final String TLS_CERT = "TLS_CERT";
     static final String TLS_KEY = "TLS_KEY";
     static final String CARD_SIGNING_KEY = "CARD_SIGNING_KEY";
     static final String CORS_ORIGINS = "CORS_ORIGINS";
+    static final String ALLOWED_HOSTS = "ALLOWED_HOSTS";
 
     @Option(names = "--tls-cert", descriptionKey = TLS_CERT, paramLabel = "PEM",
             description = "Serve HTTPS with this certificate (PEM; the chain may follow it) [TLS_CERT]; needs --tls-key.")
@@ -35,8 +39,16 @@ final class EdgeOptions {
 
     @Option(names = "--cors-origins", descriptionKey = CORS_ORIGINS, paramLabel = "ORIGINS",
             description = "Browser origins allowed to call across origins, comma-separated, matched exactly "
-                    + "(e.g. https://app.example.com) [CORS_ORIGINS] (default: none, CORS off).")
+                    + "(e.g. https://app.example.com) [CORS_ORIGINS] (default: none: a browser page of another "
+                    + "origin is refused 403).")
     String corsOrigins;
+
+    @Option(names = "--allowed-hosts", descriptionKey = ALLOWED_HOSTS, paramLabel = "HOSTS",
+            description = "Host names (any port) or name:port the server answers besides its bind address, "
+                    + "localhost, 127.0.0.1, [::1] and PUBLIC_URL's host, comma-separated; another Host is refused "
+                    + "421 (DNS-rebinding defence). '*' answers every Host: only behind a reverse proxy that "
+                    + "checks Host itself [ALLOWED_HOSTS] (default: none).")
+    String allowedHosts;
 
     /** A setting that names a file the server cannot use, or a value it cannot read. */
     static final class Unusable extends Exception {
@@ -60,6 +72,7 @@ final class EdgeOptions {
         e.tlsKey = settings.get(TLS_KEY).map(Path::of).orElse(null);
         e.cardSigningKey = settings.get(CARD_SIGNING_KEY).map(Path::of).orElse(null);
         e.corsOrigins = settings.get(CORS_ORIGINS).orElse(null);
+        e.allowedHosts = settings.get(ALLOWED_HOSTS).orElse(null);
         return e;
     }
 
@@ -88,6 +101,13 @@ final class EdgeOptions {
         } catch (PemException e) {
             throw new Unusable("CARD_SIGNING_KEY: " + e.getMessage(), 1);
         }
+        List<String> hosts = KnownHosts.parseList(allowedHosts);
+        for (String h : hosts) {
+            if (!h.equals("*") && !h.matches("[A-Za-z0-9._\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?")) {
+                throw new Unusable(ALLOWED_HOSTS + ": a host name, IP literal or name:port, comma-separated, got " + h, 2);
+            }
+        }
+        edge = edge.withAllowedHosts(hosts);
         try {
             return edge.withCors(CorsPolicy.parse(corsOrigins, apiKeyHeader));
         } catch (IllegalArgumentException e) {

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import legate.testsupport.ChildCommand;
 import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
+import legate.testsupport.RawHttp;
 import legate.testsupport.RunningChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +52,7 @@ class AgentCommandTest {
                         "DATABASE_URL", "TASK_RETENTION", "MAX_TASKS", "SHUTDOWN_GRACE_MS", "A2A_TOKENS_FILE",
                         "A2A_JWKS_URL", "A2A_JWT_KEY", "A2A_JWT_ISSUER", "A2A_JWT_AUDIENCE", "A2A_INSECURE",
                         "A2A_EXTENDED_CARD", "MAX_TASKS_PER_PRINCIPAL", "AGENT_KIND", "TCK_STREAMING_TIMEOUT",
-                        "GRPC_PORT", "GRPC_PUBLIC_ADDRESS", "A2A_BINDINGS");
+                        "GRPC_PORT", "GRPC_PUBLIC_ADDRESS", "A2A_BINDINGS", "ALLOWED_HOSTS", "CORS_ORIGINS");
     }
 
     private Running agent(Path workDir, Map<String, String> env, String... args) {
@@ -65,6 +66,32 @@ class AgentCommandTest {
         RunningChild agent = cleanup.register(command.start());
         Matcher m = agent.awaitLine(LISTENING, START_LIMIT);
         return new Started(new Running(agent.process(), Integer.parseInt(m.group(1))), agent);
+    }
+
+    // DEFECT (issue 30, defect 3): `legate agent` ran a task for a request with the Host of a
+    // DNS-rebinding page. ALLOWED_HOSTS adds names it answers (a proxy's); others get 421 naming it.
+    @Test
+    void allowedHostsAddsTheNamesTheAgentAnswersAndOthersAreMisdirected(@TempDir Path dir) throws Exception {
+        Running agent = agent(dir, Map.of("PORT", "0", "STEP_DELAY_MS", "0", "TASK_STORE", "memory",
+                "ALLOWED_HOSTS", "proxy.example.test, https://other.example.test:8443/"));
+
+        RawHttp.Answer proxied = RawHttp.get(agent.port(), "/.well-known/agent-card.json", "proxy.example.test", null);
+        RawHttp.Answer withPort = RawHttp.get(agent.port(), "/.well-known/agent-card.json", "other.example.test:8443", null);
+        RawHttp.Answer rebound = RawHttp.get(agent.port(), "/v1/tasks", "rebind.attacker.example:" + agent.port(), null);
+
+        assertThat(proxied.status()).isEqualTo(200);
+        assertThat(withPort.status()).isEqualTo(200);
+        assertThat(rebound.status()).isEqualTo(421);
+        assertThat(rebound.body()).contains("ALLOWED_HOSTS");
+    }
+
+    @Test
+    void anAllowedHostThatIsNoHostNameIsAUsageError(@TempDir Path dir) {
+        ChildRun run = legate(dir).env(Map.of("PORT", "0", "TASK_STORE", "memory", "ALLOWED_HOSTS", "a.example, b c"))
+                .run(START_LIMIT);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("ALLOWED_HOSTS: ").contains("b c");
     }
 
     private static final Pattern GRPC_LINE = Pattern.compile("^gRPC: 127\\.0\\.0\\.1:(\\d+) ");

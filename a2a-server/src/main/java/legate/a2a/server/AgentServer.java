@@ -21,6 +21,8 @@ import legate.a2a.server.card.AgentCardHandler;
 import legate.a2a.server.card.JwksHandler;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.edge.CorsHandler;
+import legate.a2a.server.edge.HostHandler;
+import legate.a2a.server.edge.ServerNames;
 import legate.a2a.server.edge.Https;
 import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.grpc.GrpcListener;
@@ -42,6 +44,7 @@ import legate.a2a.server.task.TaskStore;
 import legate.a2a.server.task.UnsettledTasks;
 import legate.a2a.server.v03.V03Dialect;
 import lf.a2a.v1.AgentCard;
+import lf.a2a.v1.AgentInterface;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -321,7 +324,11 @@ public final class AgentServer implements AutoCloseable {
                 return false;
             }
         };
-        jetty.setHandler(edge.cors() == null ? routes : new CorsHandler(edge.cors(), routes));
+        // Every listener (the /metrics one too) answers only the names the server is known by, and
+        // refuses a browser page of another origin unless CORS_ORIGINS allows it (README "Security").
+        ServerNames names = ServerNames.of(config.host(), card.getSupportedInterfacesList().stream()
+                .map(AgentInterface::getUrl).toList(), edge.allowedHosts());
+        jetty.setHandler(new HostHandler(names.hosts(), new CorsHandler(edge.cors(), names.ownOrigins(), routes)));
         // A request with a path Jetty could not read is most likely a REST one: only REST paths carry
         // ids a client percent-encodes; a JSON-RPC client POSTs to one fixed URL.
         jetty.setErrorHandler(new A2aErrorPage(p -> httpJson && (p == null || !(jsonRpc && rpcPath.equals(p))

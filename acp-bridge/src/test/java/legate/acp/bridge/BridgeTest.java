@@ -43,6 +43,7 @@ import legate.acp.connection.AdapterCommand;
 import legate.acp.connection.ProcessLauncher;
 import legate.acp.log.BridgeLogs;
 import legate.testsupport.OwnThreads;
+import legate.testsupport.RawHttp;
 import legate.testsupport.TestPki;
 import legate.wire.pem.PemFile;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,34 @@ class BridgeTest {
                         + "\"params\":{\"message\":{\"messageId\":\"m-" + text.hashCode() + "\",\"role\":\"ROLE_USER\","
                         + "\"parts\":[{\"text\":\"" + text + "\"}]}}}"))
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    // DEFECT (issue 30, defect 3): a web page that pointed its own name at 127.0.0.1 ran a prompt
+    // on the bridge (Claude Code or Codex behind it) through the visitor's browser. The bridge serves
+    // the same server, so it answers only the names it is known by (README "Security").
+    @Test
+    void aRebindingHostIsRefusedAndNoPromptReachesTheAgent() throws Exception {
+        Bridge bridge = Bridge.create(config(fakeAgent()), ProcessLauncher.system(), Clock.systemUTC());
+        int port = bridge.start();
+        try {
+            RawHttp.Answer refused = RawHttp.postJson(port, "/", "rebind.attacker.example:" + port, null,
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                            + "{\"messageId\":\"m-rebind\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"pids\"}]}}}");
+            RawHttp.Answer crossOrigin = RawHttp.postJson(port, "/", "127.0.0.1:" + port, "http://evil.example",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                            + "{\"messageId\":\"m-evil\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"pids\"}]}}}");
+            RawHttp.Answer listed = RawHttp.get(port, "/v1/tasks", "127.0.0.1:" + port, null);
+
+            assertThat(refused.status()).isEqualTo(421);
+            assertThat(refused.body()).contains("ALLOWED_HOSTS").doesNotContain("TASK_STATE");
+            assertThat(crossOrigin.status()).isEqualTo(403);
+            assertThat(crossOrigin.body()).contains("CORS_ORIGINS");
+            assertThat(listed.status()).isEqualTo(200);
+            assertThat(listed.body()).as("no task was made").doesNotContain("TASK_STATE");
+            assertThat(send(port, "pids")).as("a loopback client is still served").contains("TASK_STATE_COMPLETED");
+        } finally {
+            bridge.stop();
+        }
     }
 
     @Test

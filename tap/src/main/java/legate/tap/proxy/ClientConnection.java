@@ -134,9 +134,17 @@ final class ClientConnection implements Runnable, AutoCloseable {
             return false;
         }
         waitingSince = 0;
+        boolean close = head.closesConnection();
+        String host = head.first("Host");
+        // DEFECT (issue 30): the tap writes the agent's name as Host, so a DNS-rebinding page that
+        // reached a loopback tap under its own name got past the agent's Host check. An HTTP/1.0
+        // request without Host passes: no browser sends one.
+        if (host != null && !tap.hosts().allows(host)) {
+            refuse(n, ErrorReply.misdirected(host), body, close);
+            return !close;
+        }
         tap.listener().on(new ExchangeEvent.Request(n, start, head.method(), head.target(), head.version(),
                 shown(head.fields(), tap.headers()), body));
-        boolean close = head.closesConnection();
         ForwardedRequest request = ForwardedRequest.of(tap.target(), head, framing, body);
         UpstreamConnection answer;
         try {

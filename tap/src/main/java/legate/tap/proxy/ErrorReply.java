@@ -49,6 +49,16 @@ record ErrorReply(int status, int code, String message) {
         };
     }
 
+    /**
+     * A Host the tap does not answer to: PROTOCOL (RFC 9110 §15.5.20) 421, the request reached a
+     * server not configured for that authority. A loopback tap answers loopback names only.
+     */
+    static ErrorReply misdirected(String host) {
+        return new ErrorReply(421, JsonRpcError.INVALID_REQUEST, "legate tap: a tap bound to loopback answers only"
+                + " to localhost, 127.0.0.1 and [::1], not to the host name \"" + host.replaceAll("[\\p{Cntrl}\"]", "?")
+                + "\"; nothing was forwarded");
+    }
+
     private static ErrorReply notForwarded(int status, MalformedMessage e) {
         return new ErrorReply(status, JsonRpcError.INVALID_REQUEST,
                 "legate tap: not a request the tap can forward: " + e.getMessage() + "; nothing was forwarded");
@@ -59,6 +69,7 @@ record ErrorReply(int status, int code, String message) {
         return switch (status) {
             case 400 -> "Bad Request";
             case 413 -> "Content Too Large";
+            case 421 -> "Misdirected Request";
             case 431 -> "Request Header Fields Too Large";
             case 501 -> "Not Implemented";
             case 502 -> "Bad Gateway";

@@ -14,6 +14,7 @@ import legate.tap.show.ExchangeListener;
 import legate.tap.show.ListenerThread;
 import legate.tap.show.ShownHeaders;
 import legate.wire.http.BindAddress;
+import legate.wire.http.KnownHosts;
 
 /**
  * The wire tap: a transparent HTTP proxy in front of one A2A agent that reports every exchange to
@@ -69,7 +70,8 @@ public final class TapProxy implements AutoCloseable {
         this.listeners = new ListenerThread(listeners);
         this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners,
                 headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong(), resolved(config.grpcTarget()),
-                console);
+                console, KnownHosts.isLoopback(config.host()) ? KnownHosts.forBind(config.host(), List.of())
+                        : KnownHosts.any());
     }
 
     private static InetSocketAddress resolved(InetSocketAddress grpc) {

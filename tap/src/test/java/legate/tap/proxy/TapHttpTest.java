@@ -63,34 +63,34 @@ class TapHttpTest {
 
     static Stream<Arguments> malformedRequests() {
         return Stream.of(
-                arguments("RFC 9112 §2.2: a bare CR", "GET / HTTP/1.1\r\nHost: t\rX-A: 1\r\n\r\n", 400),
+                arguments("RFC 9112 §2.2: a bare CR", "GET / HTTP/1.1\r\nHost: localhost\rX-A: 1\r\n\r\n", 400),
                 arguments("RFC 9112 §5.2: obsolete line folding",
-                        "GET / HTTP/1.1\r\nHost: t\r\nX-A: 1\r\n 2\r\n\r\n", 400),
+                        "GET / HTTP/1.1\r\nHost: localhost\r\nX-A: 1\r\n 2\r\n\r\n", 400),
                 arguments("RFC 9112 §5.1: whitespace between a name and its colon",
-                        "POST / HTTP/1.1\r\nHost: t\r\nContent-Length : 2\r\n\r\n{}", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length : 2\r\n\r\n{}", 400),
                 arguments("RFC 9112 §6.3: Transfer-Encoding and Content-Length together",
-                        "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
                 arguments("RFC 9112 §6.3: chunked not the final transfer coding",
-                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),
                 arguments("RFC 9112 §6.1: a transfer coding the tap cannot forward is 501",
-                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
                 arguments("RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request",
                         "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
                 arguments("RFC 9112 §6.3: differing Content-Length values",
-                        "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2, 3\r\n\r\n{}", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2, 3\r\n\r\n{}", 400),
                 arguments("RFC 9110 §8.6: a Content-Length that is not digits",
-                        "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: +2\r\n\r\n{}", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: +2\r\n\r\n{}", 400),
                 arguments("RFC 9112 §3.2: an HTTP/1.1 request without Host", "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", 400),
                 arguments("RFC 9112 §3.2: two Host lines", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
-                arguments("RFC 9110 §5.5: a NUL in a header value", "GET / HTTP/1.1\r\nHost: t\r\nX-A: a\0b\r\n\r\n", 400),
-                arguments("RFC 9112 §3: a space inside the request target", "GET /a b HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+                arguments("RFC 9110 §5.5: a NUL in a header value", "GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\0b\r\n\r\n", 400),
+                arguments("RFC 9112 §3: a space inside the request target", "GET /a b HTTP/1.1\r\nHost: localhost\r\n\r\n", 400),
                 arguments("RFC 9112 §3: no request line at all", "hello there\r\n\r\n", 400),
                 arguments("RFC 9110 §15.6.6: an HTTP version other than 1.x is 505",
-                        "GET / HTTP/2.0\r\nHost: t\r\n\r\n", 505),
+                        "GET / HTTP/2.0\r\nHost: localhost\r\n\r\n", 505),
                 arguments("RFC 9112 §7.1: a chunk size that is not hex",
-                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400),
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400),
                 arguments("RFC 9112 §7.1: a chunk longer than its size",
-                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n", 400));
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n", 400));
     }
 
     // Rule (RFC 6585 §5): a head over the tap's bound (64 KiB) is refused with 431 once the bound is
@@ -99,7 +99,7 @@ class TapHttpTest {
     void aHeadOverTheBoundIs431() throws Exception {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
 
-        refused("GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + "a".repeat(ClientConnection.MAX_HEAD_BYTES + 10) + "\r\n\r\n", 431);
+        refused("GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(ClientConnection.MAX_HEAD_BYTES + 10) + "\r\n\r\n", 431);
     }
 
     // Rule (RFC 9110 §15.5.14, tap/README.md): a declared length over the limit gets 413 with a
@@ -108,7 +108,7 @@ class TapHttpTest {
     void aDeclaredLengthOverTheLimitIs413BeforeTheBodyIsRead() throws Exception {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
 
-        JsonNode error = refused("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + (LIMIT + 1) + "\r\n\r\n"
+        JsonNode error = refused("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + (LIMIT + 1) + "\r\n\r\n"
                 + "x".repeat(LIMIT + 1), 413);
 
         assertThat(error.get("message").asText()).contains("larger than the tap's limit of " + LIMIT + " bytes");
@@ -120,7 +120,7 @@ class TapHttpTest {
     void anExpectingClientWithABodyOverTheLimitGets413Not100() throws Exception {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
 
-        refused("POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: " + (LIMIT + 1) + "\r\n\r\n", 413);
+        refused("POST / HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: " + (LIMIT + 1) + "\r\n\r\n", 413);
     }
 
     // Rule: a chunked body declares no length, so the limit is enforced as the chunks arrive.
@@ -129,7 +129,7 @@ class TapHttpTest {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
         String chunk = Integer.toHexString(600) + "\r\n" + "y".repeat(600) + "\r\n";
 
-        refused("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk + "0\r\n\r\n", 413);
+        refused("POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk + "0\r\n\r\n", 413);
     }
 
     // Rule (RFC 9112 §7.1, §6.1): chunked coding belongs to the client's connection. The agent gets
@@ -139,7 +139,7 @@ class TapHttpTest {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            RawResponse r = c.send("POST /rpc?x=1 HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            RawResponse r = c.send("POST /rpc?x=1 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3;ext=1\r\n:1}\r\n0\r\nX-Trailer: t\r\n\r\n").read();
             assertThat(r.status()).isEqualTo(200);
         }
@@ -157,7 +157,7 @@ class TapHttpTest {
         start(ScriptedUpstream::okJson, Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            c.send("POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n");
+            c.send("POST / HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n");
             assertThat(c.read().status()).isEqualTo(100);
             RawResponse r = c.send("{}").read();
             assertThat(r.status()).isEqualTo(200);
@@ -174,11 +174,11 @@ class TapHttpTest {
 
         try (RawConnection c = connect()) {
             for (int i = 0; i < 3; i++) {
-                RawResponse r = c.send("GET /" + i + " HTTP/1.1\r\nHost: t\r\n\r\n").read();
+                RawResponse r = c.send("GET /" + i + " HTTP/1.1\r\nHost: localhost\r\n\r\n").read();
                 assertThat(r.status()).isEqualTo(200);
                 assertThat(r.header("connection")).isNull();
             }
-            RawResponse last = c.send("GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").read();
+            RawResponse last = c.send("GET /last HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").read();
             assertThat(last.header("connection")).isEqualTo("close");
             assertThat(last.body()).isEqualTo("{\"ok\":true}");
             assertThat(c.closedByPeer()).isTrue();
@@ -194,7 +194,7 @@ class TapHttpTest {
         start((head, out) -> ScriptedUpstream.json(out, "\"" + head.split(" ")[1] + "\""), Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            c.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\nGET /two HTTP/1.1\r\nHost: t\r\n\r\nGET /three HTTP/1.1\r\nHost: t\r\n\r\n");
+            c.send("GET /one HTTP/1.1\r\nHost: localhost\r\n\r\nGET /two HTTP/1.1\r\nHost: localhost\r\n\r\nGET /three HTTP/1.1\r\nHost: localhost\r\n\r\n");
             assertThat(List.of(c.read().body(), c.read().body(), c.read().body()))
                     .containsExactly("\"/one\"", "\"/two\"", "\"/three\"");
         }
@@ -233,9 +233,9 @@ class TapHttpTest {
         }, Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            assertThat(c.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}").read().status()).isEqualTo(200);
+            assertThat(c.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}").read().status()).isEqualTo(200);
             assertThat(agentClosed.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-            RawResponse second = c.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}").read();
+            RawResponse second = c.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}").read();
             assertThat(second.status()).isEqualTo(200);
         }
         assertThat(upstream.connections()).isEqualTo(2);
@@ -251,7 +251,7 @@ class TapHttpTest {
         }, Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            RawResponse r = c.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 33\r\n\r\n"
+            RawResponse r = c.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 33\r\n\r\n"
                     + "{\"jsonrpc\":\"2.0\",\"id\":9,\"x\":true}").read();
             assertThat(r.status()).isEqualTo(502);
             JsonNode body = JSON.readTree(r.body());
@@ -273,7 +273,7 @@ class TapHttpTest {
         }, idle);
 
         try (RawConnection slow = connect()) {
-            RawResponse r = slow.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n").read();
+            RawResponse r = slow.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").read();
             assertThat(r.body()).isEqualTo("{\"slow\":true}");
             long start = System.nanoTime();
             assertThat(slow.closedByPeer()).as("closed once idle").isTrue();
@@ -293,7 +293,7 @@ class TapHttpTest {
         }, Duration.ofSeconds(120));
 
         try (RawConnection c = connect()) {
-            c.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}");
+            c.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}");
             events.await(Frame.class, WAIT);
             tap.stop();
             tap = null;
