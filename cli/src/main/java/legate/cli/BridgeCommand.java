@@ -5,10 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import legate.acp.adapter.AdapterConfig;
@@ -18,6 +16,7 @@ import legate.acp.adapter.Backend;
 import legate.acp.adapter.BackendChoice;
 import legate.acp.bridge.Bridge;
 import legate.acp.bridge.BridgeConfig;
+import legate.acp.connection.EnvironmentNames;
 import legate.acp.permission.PolicyFileError;
 import legate.a2a.server.task.TaskStore;
 import picocli.CommandLine.Command;
@@ -37,19 +36,11 @@ final class BridgeCommand implements Callable<Integer> {
     /** What {@code .env} sets beyond the environment: added to the agent's environment, Legate's own keys left out. */
     private final Map<String, String> dotenv;
     /** The keys Legate itself reads, found only when the bridge starts (it costs a parse of every command). */
-    private final Supplier<Set<String>> ownKeys;
+    private final Supplier<EnvironmentNames> ownKeys;
 
-    BridgeCommand(Map<String, String> dotenv, Supplier<Set<String>> ownKeys) {
+    BridgeCommand(Map<String, String> dotenv, Supplier<EnvironmentNames> ownKeys) {
         this.dotenv = dotenv;
         this.ownKeys = ownKeys;
-    }
-
-    /** The .env keys the agent gets: not Legate's own settings (DATABASE_URL, MCP_TOKEN and the rest stay with Legate). */
-    private Map<String, String> agentEnv() {
-        Set<String> own = ownKeys.get();
-        Map<String, String> env = new HashMap<>(dotenv);
-        env.keySet().removeIf(own::contains);
-        return env;
     }
 
     /** The permission modes of ACP_PERMISSIONS. */
@@ -178,7 +169,7 @@ final class BridgeCommand implements Callable<Integer> {
         BridgeConfig config = new BridgeConfig(prepared.served(), setup.explicitUrl(), server.name, agent,
                 adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, Path.of("").toAbsolutePath(),
                 new BridgeConfig.Supervision(permissions == Permissions.ASK, policy, Duration.ofMillis(askTimeoutMs)),
-                agentEnv(), System.out, verbose);
+                dotenv, System.out, verbose, ownKeys.get());
         TaskStore store = ServerStart.openStore(server, spec::commandLine);
         Bridge bridge;
         try {

@@ -1,15 +1,12 @@
 package legate.cli;
 
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import legate.a2a.model.LegateVersion;
 import legate.cli.log.JsonConsoleLogging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code legate}: the one launcher; each part of the project is a subcommand.
@@ -104,31 +101,13 @@ public final class Legate implements Runnable {
         return cl;
     }
 
-    /**
-     * Every key a Legate command reads (each option's environment key, in every subcommand): Legate's
-     * own settings, never handed to a bridge's agent. Some are secrets (DATABASE_URL, MCP_TOKEN) that
-     * a coding agent has no business seeing.
-     */
-    static Set<String> settingKeys() {
-        Set<String> keys = new HashSet<>();
-        CommandLine all = commandLine(new Settings(Map.of(), Map.of()));
-        for (CommandLine sub : all.getSubcommands().values()) {
-            for (OptionSpec o : sub.getCommandSpec().options()) {
-                if (o.descriptionKey() != null && !o.descriptionKey().isEmpty()) {
-                    keys.add(o.descriptionKey());
-                }
-            }
-        }
-        return keys;
-    }
-
     private static Object subcommand(String name, Settings settings) {
         return switch (name) {
             case "agent" -> new AgentCommand();
             case "tap" -> new TapCommand();
             case "client" -> new ClientCommand();
             case "push-receiver" -> new PushReceiverCommand();
-            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), Legate::settingKeys);
+            case "bridge" -> new BridgeCommand(settings.fromDotenvOnly(), SettingKeys::all);
             case "mcp" -> new McpCommand();
             case "service" -> new ServiceCommand();
             case "doctor" -> new DoctorCommand();

@@ -129,6 +129,28 @@ class BridgeCommandTest {
     }
 
     @Test
+    void legatesOwnSettingsInTheEnvironmentNeverReachTheAgent(@TempDir Path dir) throws Exception {
+        // DEFECT (issue 30, item 4): only the keys of .env were filtered; MCP_TOKEN, A2A_CLIENT_SECRET and a
+        // DATABASE_URL with its password exported for Legate reached the agent, which inherited the environment whole.
+        Map<String, String> env = Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd(), "MCP_TOKEN", "exported-mcp-token",
+                "A2A_CLIENT_SECRET", "exported-client-secret", "METRICS_TOKEN", "exported-metrics-token",
+                "DATABASE_URL", "postgres://legate:exported-password@127.0.0.1:1/legate", "A2A_TOKEN_CODER", "exported-alias-token",
+                "LEGATE_AGENT_PROBE", "for-the-agent");
+        RunningChild child = cleanup.register(legate(dir, env).start());
+        int port = Integer.parseInt(child.awaitLine(LISTENING, START_LIMIT).group(1));
+        int id = 0;
+        for (String key : List.of("MCP_TOKEN", "A2A_CLIENT_SECRET", "METRICS_TOKEN", "DATABASE_URL", "A2A_TOKEN_CODER")) {
+            String answer = post(port, "{\"jsonrpc\":\"2.0\",\"id\":" + ++id + ",\"method\":\"SendMessage\",\"params\":"
+                    + "{\"message\":{\"messageId\":\"m" + id + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env " + key + "\"}]}}}");
+            assertThat(answer).as(key).contains("env " + key + "=(unset)").doesNotContain("exported-");
+        }
+        // The rest of the environment is the agent's: its own keys (ANTHROPIC_API_KEY and the like) still reach it.
+        String kept = post(port, "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"m99\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"env LEGATE_AGENT_PROBE\"}]}}}");
+        assertThat(kept).contains("env LEGATE_AGENT_PROBE=for-the-agent");
+    }
+
+    @Test
     void anAgentThatCannotStartStopsTheBridgeAtBootSayingWhy(@TempDir Path dir) throws Exception {
         ChildRun run = legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", dir.resolve("no-such-agent").toString()))
                 .run(START_LIMIT);

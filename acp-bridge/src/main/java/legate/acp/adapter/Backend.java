@@ -3,6 +3,7 @@ package legate.acp.adapter;
 import java.util.HashMap;
 import java.util.Map;
 import legate.acp.connection.AdapterCommand;
+import legate.acp.connection.EnvironmentNames;
 import legate.acp.protocol.Implementation;
 import legate.acp.protocol.InitializeResponse;
 
@@ -39,14 +40,23 @@ public record Backend(String id, String label, AdapterCommand command, String su
      * removes because it breaks the adapter (IS_SANDBOX for claude-agent-acp).
      */
     public Backend withEnvironment(Map<String, String> env) {
-        if (env.isEmpty()) {
+        return withEnvironment(env, EnvironmentNames.NONE);
+    }
+
+    /**
+     * The same, and the agent never inherits {@code withheld}, whether the bridge's environment or
+     * {@code env} holds it: Legate's own settings (DATABASE_URL, MCP_TOKEN, A2A_CLIENT_SECRET...) are
+     * no business of the agent's.
+     */
+    public Backend withEnvironment(Map<String, String> env, EnvironmentNames withheld) {
+        if (env.isEmpty() && withheld.equals(EnvironmentNames.NONE)) {
             return this;
         }
         Map<String, String> set = new HashMap<>(env);
-        command.unsetEnv().forEach(set::remove);
+        set.keySet().removeIf(k -> command.unsetEnv().contains(k) || withheld.contains(k));
         set.putAll(command.setEnv());
-        return new Backend(id, label, new AdapterCommand(command.argv(), command.unsetEnv(), set), supervisedModeId,
-                loginHint);
+        return new Backend(id, label, new AdapterCommand(command.argv(), command.unsetEnv(), set, withheld),
+                supervisedModeId, loginHint);
     }
 
     /** The backend's name for people, falling back to the program when there is no label. */

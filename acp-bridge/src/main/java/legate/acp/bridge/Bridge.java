@@ -53,7 +53,7 @@ public final class Bridge {
         this.telemetry = telemetry;
         this.config = config;
         this.store = store;
-        this.backend = backend.withEnvironment(config.agentEnv());
+        this.backend = backend.withEnvironment(config.agentEnv(), config.withheldEnv());
         this.launcher = launcher;
         this.clock = clock;
         BridgeConfig.Supervision s = config.supervision();

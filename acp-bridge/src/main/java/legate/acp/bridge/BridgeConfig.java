@@ -8,6 +8,7 @@ import java.util.Objects;
 import legate.a2a.server.ServerConfig;
 import legate.acp.adapter.AdapterConfig;
 import legate.acp.adapter.BackendChoice;
+import legate.acp.connection.EnvironmentNames;
 
 /**
  * How a {@link Bridge} runs: the A2A server it opens, the agent behind it, and how that agent is
@@ -28,11 +29,13 @@ import legate.acp.adapter.BackendChoice;
  *     own removals (IS_SANDBOX for claude-agent-acp) still apply
  * @param console where each task's steps are shown, one line each; null for nowhere
  * @param verbose true to show the agents' stderr on the console too
+ * @param withheldEnv variables the agent never gets, from the bridge's environment or from {@code agentEnv}:
+ *     Legate's own settings and secrets
  */
 public record BridgeConfig(ServerConfig server, String publicUrl, String name, BackendChoice agent,
                            AdapterConfig adapters, boolean allowExecute, Path logDir, long logMaxBytes, int logMaxFiles,
                            Path probeDir, Supervision supervision, Map<String, String> agentEnv, PrintStream console,
-                           boolean verbose) {
+                           boolean verbose, EnvironmentNames withheldEnv) {
 
     public BridgeConfig {
         Objects.requireNonNull(server, "server");
@@ -42,6 +45,16 @@ public record BridgeConfig(ServerConfig server, String publicUrl, String name, B
         Objects.requireNonNull(probeDir, "probeDir");
         Objects.requireNonNull(supervision, "supervision");
         agentEnv = Map.copyOf(agentEnv);
+        Objects.requireNonNull(withheldEnv, "withheldEnv");
+    }
+
+    /** A bridge whose agent inherits the whole of the bridge's environment: for tests that set no secrets. */
+    public BridgeConfig(ServerConfig server, String publicUrl, String name, BackendChoice agent,
+                        AdapterConfig adapters, boolean allowExecute, Path logDir, long logMaxBytes, int logMaxFiles,
+                        Path probeDir, Supervision supervision, Map<String, String> agentEnv, PrintStream console,
+                        boolean verbose) {
+        this(server, publicUrl, name, agent, adapters, allowExecute, logDir, logMaxBytes, logMaxFiles, probeDir,
+                supervision, agentEnv, console, verbose, EnvironmentNames.NONE);
     }
 
     /** A bridge that decides inside by the built-in policy, adds nothing to the agent's environment and shows no steps. */

@@ -1,5 +1,6 @@
 package legate.acp.connection;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,10 +10,12 @@ import java.util.Set;
  * the bridge's own environment the child gets.
  *
  * @param argv the program first, then its arguments
- * @param unsetEnv variables removed from the child's environment
+ * @param unsetEnv variables removed from the child's environment because they break the agent (IS_SANDBOX)
  * @param setEnv variables added or replaced in it
+ * @param withheld variables the child never inherits, whoever set them: Legate's own settings and secrets
  */
-public record AdapterCommand(List<String> argv, Set<String> unsetEnv, Map<String, String> setEnv) {
+public record AdapterCommand(List<String> argv, Set<String> unsetEnv, Map<String, String> setEnv,
+                             EnvironmentNames withheld) {
 
     public AdapterCommand {
         if (argv == null || argv.isEmpty() || argv.get(0).isBlank()) {
@@ -21,6 +24,14 @@ public record AdapterCommand(List<String> argv, Set<String> unsetEnv, Map<String
         argv = List.copyOf(argv);
         unsetEnv = Set.copyOf(unsetEnv);
         setEnv = Map.copyOf(setEnv);
+        if (withheld == null) {
+            withheld = EnvironmentNames.NONE;
+        }
+    }
+
+    /** A command that withholds nothing beyond {@code unsetEnv}. */
+    public AdapterCommand(List<String> argv, Set<String> unsetEnv, Map<String, String> setEnv) {
+        this(argv, unsetEnv, setEnv, EnvironmentNames.NONE);
     }
 
     public static AdapterCommand of(List<String> argv) {
@@ -28,9 +39,14 @@ public record AdapterCommand(List<String> argv, Set<String> unsetEnv, Map<String
     }
 
     public AdapterCommand withoutEnv(String name) {
-        java.util.Set<String> unset = new java.util.HashSet<>(unsetEnv);
+        Set<String> unset = new HashSet<>(unsetEnv);
         unset.add(name);
-        return new AdapterCommand(argv, unset, setEnv);
+        return new AdapterCommand(argv, unset, setEnv, withheld);
+    }
+
+    /** Whether the child's environment goes without {@code name}, whatever the bridge's own holds. */
+    public boolean unsets(String name) {
+        return unsetEnv.contains(name) || withheld.contains(name);
     }
 
     /** The program's file name, for messages: {@code codex-acp}, {@code node}. */

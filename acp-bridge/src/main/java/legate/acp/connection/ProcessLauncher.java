@@ -13,7 +13,10 @@ public interface ProcessLauncher {
 
     Process launch(AdapterCommand command, Path workingDir) throws IOException;
 
-    /** A real child of this JVM: the bridge's environment with the command's changes applied. */
+    /**
+     * A real child of this JVM: the bridge's environment with the command's changes applied, so what
+     * the command withholds is gone even when the bridge's own environment holds it.
+     */
     static ProcessLauncher system() {
         return inEnvironment(null);
     }
@@ -33,7 +36,9 @@ public interface ProcessLauncher {
                 pb.environment().clear();
                 pb.environment().putAll(base);
             }
-            command.unsetEnv().forEach(pb.environment()::remove);
+            // DEFECT: only the keys of .env were filtered, and the environment was inherited whole, so a
+            // DATABASE_URL with its password, MCP_TOKEN and A2A_CLIENT_SECRET exported for Legate reached the agent.
+            pb.environment().keySet().removeIf(command::unsets);
             pb.environment().putAll(command.setEnv());
             return pb.start();
         };

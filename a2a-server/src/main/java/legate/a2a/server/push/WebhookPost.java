@@ -1,7 +1,6 @@
 package legate.a2a.server.push;
 
 import com.nimbusds.jwt.JWTClaimsSet;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +15,10 @@ import java.util.function.Supplier;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import legate.a2a.model.ProtoJson;
 import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.task.LoggedEvent;
@@ -95,8 +98,13 @@ final class WebhookPost {
         if (!config.getToken().isEmpty()) {
             request.header(TOKEN_HEADER, config.getToken());
         }
+        // DEFECT: the request's timeout covers the answer's headers only; a receiver that answered 200 and
+        // then trickled its body held the delivery, a socket and a thread forever, and the task's later
+        // events were never sent. One deadline covers the whole attempt, body included; past it the
+        // exchange is cancelled (its connection closed) and the attempt fails like any other.
+        CompletableFuture<HttpResponse<Void>> exchange = http.get().sendAsync(request.build(), DiscardedBody.handler());
         try {
-            int status = http.get().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS).statusCode();
             if (status >= 200 && status < 300) {
                 return new Outcome.Delivered(status);
             }
@@ -105,11 +113,17 @@ final class WebhookPost {
             }
             return new Outcome.Failed(status >= 300 && status < 400 ? "HTTP " + status + " (redirects are not followed)"
                     : "HTTP " + status);
-        } catch (HttpTimeoutException e) {
-            return new Outcome.Failed("no answer within " + timeout.toMillis() + " ms");
-        } catch (IOException e) {
-            return new Outcome.Failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.toString());
+        } catch (TimeoutException e) {
+            exchange.cancel(true);
+            return new Outcome.Failed("no complete answer within " + timeout.toMillis() + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof HttpTimeoutException) {
+                return new Outcome.Failed("no answer within " + timeout.toMillis() + " ms");
+            }
+            return new Outcome.Failed(cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.toString());
         } catch (InterruptedException e) {
+            exchange.cancel(true);
             Thread.currentThread().interrupt();
             return new Outcome.Failed("the server is stopping");
         }
