@@ -103,21 +103,23 @@ final class ContextLeases {
     /** SUBMITTED or WORKING tasks in the conversations the instance holds: the runs that die with it. */
     List<StoredTask> unsettledOf(String instanceId) {
         return tasks("the running tasks of instance " + instanceId, """
-                SELECT t.id, t.task, t.last_seq FROM tasks t JOIN context_leases l ON l.context_id = t.context_id
+                SELECT t.id, t.task, t.last_seq, coalesce(t.owner, ''), t.context_id, t.state FROM tasks t
+                JOIN context_leases l ON l.context_id = t.context_id
                 WHERE l.instance_id = ? AND t.state IN (1, 2)""", instanceId);
     }
 
     /** SUBMITTED or WORKING tasks in conversations no instance holds (left by a Legate that ran alone). */
     List<StoredTask> unsettledUnleased() {
         return tasks("the running tasks of no instance", """
-                SELECT t.id, t.task, t.last_seq FROM tasks t
+                SELECT t.id, t.task, t.last_seq, coalesce(t.owner, ''), t.context_id, t.state FROM tasks t
                 WHERE t.state IN (1, 2) AND NOT EXISTS (SELECT 1 FROM context_leases l WHERE l.context_id = t.context_id)""");
     }
 
     /** SUBMITTED or WORKING tasks of one conversation. */
     List<StoredTask> unsettledIn(String contextId) {
         return tasks("the running tasks of context " + contextId,
-                "SELECT t.id, t.task, t.last_seq FROM tasks t WHERE t.context_id = ? AND t.state IN (1, 2)", contextId);
+                "SELECT t.id, t.task, t.last_seq, coalesce(t.owner, ''), t.context_id, t.state FROM tasks t"
+                        + " WHERE t.context_id = ? AND t.state IN (1, 2)", contextId);
     }
 
     /**
@@ -203,7 +205,7 @@ final class ContextLeases {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = prepare(c, sql, args);
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new StoredTask(TaskListing.decode(rs.getString(1), rs.getBytes(2)), rs.getLong(3)));
+                out.add(TaskListing.stored(rs, 1));
             }
         } catch (SQLException e) {
             throw failed(what, e);

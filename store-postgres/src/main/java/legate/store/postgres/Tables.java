@@ -23,6 +23,9 @@ import lf.a2a.v1.StreamResponse;
  * being read and the database's reason.
  */
 final class Tables {
+    /** What {@link TaskListing#stored} reads a task from, in its order. */
+    static final String TASK_COLUMNS = "id, task, last_seq, coalesce(owner, ''), context_id, state";
+
     private final DataSource dataSource;
 
     Tables(DataSource dataSource) {
@@ -31,13 +34,10 @@ final class Tables {
 
     Optional<StoredTask> task(String taskId) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT task, last_seq, coalesce(owner, '') FROM tasks WHERE id = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT " + TASK_COLUMNS + " FROM tasks WHERE id = ?")) {
             ps.setString(1, taskId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next()
-                        ? Optional.of(new StoredTask(TaskListing.decode(taskId, rs.getBytes(1)), rs.getLong(2),
-                                rs.getString(3)))
-                        : Optional.empty();
+                return rs.next() ? Optional.of(TaskListing.stored(rs, 1)) : Optional.empty();
             }
         } catch (SQLException e) {
             throw failed("task " + taskId, e);
@@ -96,10 +96,10 @@ final class Tables {
         List<StoredTask> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(
-                     "SELECT id, task, last_seq, coalesce(owner, '') FROM tasks WHERE state IN (1, 2)");
+                     "SELECT " + TASK_COLUMNS + " FROM tasks WHERE state IN (1, 2)");
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new StoredTask(TaskListing.decode(rs.getString(1), rs.getBytes(2)), rs.getLong(3), rs.getString(4)));
+                out.add(TaskListing.stored(rs, 1));
             }
         } catch (SQLException e) {
             throw failed("the unsettled tasks", e);

@@ -1,6 +1,5 @@
 package legate.store.postgres;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,8 +8,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import legate.a2a.server.task.PageToken;
+import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
+import legate.a2a.server.task.UnreadableTasks;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 
@@ -82,17 +83,24 @@ final class TaskListing {
         List<Task> tasks = new ArrayList<>(pageSize);
         PageToken last = null;
         boolean more = false;
+        int rows = 0;
         try (PreparedStatement ps = c.prepareStatement("SELECT id, status_seconds, status_nanos, task FROM tasks"
                 + whereClause(after == null ? null : AFTER_CURSOR) + ORDER)) {
             bind(ps, pageParams);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if (tasks.size() == pageSize) {
+                    // Rows, not tasks: a row left out still takes its place, so the pages stay where they were.
+                    if (rows++ == pageSize) {
                         more = true;
                         break;
                     }
                     last = new PageToken(Instant.ofEpochSecond(rs.getLong(2), rs.getInt(3)), rs.getString(1));
-                    tasks.add(decode(rs.getString(1), rs.getBytes(4)));
+                    StoredTask stored = StoredTask.decode(rs.getBytes(4), rs.getString(1));
+                    if (stored.readable()) {
+                        tasks.add(stored.task());
+                    } else {
+                        UnreadableTasks.report(stored, "ListTasks leaves it out");
+                    }
                 }
             }
         }
@@ -113,11 +121,13 @@ final class TaskListing {
         }
     }
 
-    static Task decode(String id, byte[] encoded) {
-        try {
-            return Task.parseFrom(encoded);
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("a stored task no longer decodes: " + id, e);
-        }
+    /**
+     * A stored task from the columns {@code id, task, last_seq, owner, context_id, state} starting at
+     * {@code first}; a stand-in saying why when its bytes no longer decode.
+     */
+    static StoredTask stored(ResultSet rs, int first) throws SQLException {
+        TaskState state = TaskState.forNumber(rs.getInt(first + 5));
+        return StoredTask.decode(rs.getBytes(first + 1), rs.getString(first), rs.getString(first + 4),
+                state == null ? TaskState.TASK_STATE_UNSPECIFIED : state, rs.getLong(first + 2), rs.getString(first + 3));
     }
 }

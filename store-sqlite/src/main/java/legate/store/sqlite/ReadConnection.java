@@ -13,7 +13,7 @@ import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
 import lf.a2a.v1.StreamResponse;
-import lf.a2a.v1.Task;
+import lf.a2a.v1.TaskState;
 
 /**
  * One connection that reads, with its statements prepared once. Used by one thread at a time
@@ -31,7 +31,7 @@ final class ReadConnection implements AutoCloseable {
 
     ReadConnection(Connection c) throws SQLException {
         this.c = c;
-        this.task = c.prepareStatement("SELECT task, last_seq, owner FROM tasks WHERE id = ?");
+        this.task = c.prepareStatement("SELECT task, last_seq, owner, context_id, state FROM tasks WHERE id = ?");
         // An aggregate, so a row comes back for an unknown task too: on a statement that ends without
         // a row, the driver runs a BEGIN and a COMMIT to honour autocommit. (A new task's first event
         // is no longer looked up at all, SqliteTaskStore.NEW_TASK; an unknown id here is a caller's
@@ -45,15 +45,15 @@ final class ReadConnection implements AutoCloseable {
         this.claimed = c.prepareStatement("SELECT owner FROM contexts WHERE context_id = ? AND owner IS NOT NULL");
         this.taskOwner = c.prepareStatement("SELECT owner FROM tasks WHERE context_id = ? LIMIT 1");
         // The partial index's own condition, word for word, so SQLite uses it.
-        this.unsettled = c.prepareStatement("SELECT id, task, last_seq, owner FROM tasks"
+        this.unsettled = c.prepareStatement("SELECT id, task, last_seq, owner, context_id, state FROM tasks"
                 + " WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')");
     }
 
     Optional<StoredTask> load(String taskId) throws SQLException {
         task.setString(1, taskId);
         try (ResultSet r = task.executeQuery()) {
-            return r.next() ? Optional.of(new StoredTask(decodeTask(r.getBytes(1), taskId), r.getLong(2), r.getString(3)))
-                    : Optional.empty();
+            return r.next() ? Optional.of(StoredTask.decode(r.getBytes(1), taskId, r.getString(4), state(r.getString(5)),
+                    r.getLong(2), r.getString(3))) : Optional.empty();
         }
     }
 
@@ -111,7 +111,8 @@ final class ReadConnection implements AutoCloseable {
         List<StoredTask> out = new ArrayList<>();
         try (ResultSet r = unsettled.executeQuery()) {
             while (r.next()) {
-                out.add(new StoredTask(decodeTask(r.getBytes(2), r.getString(1)), r.getLong(3), r.getString(4)));
+                out.add(StoredTask.decode(r.getBytes(2), r.getString(1), r.getString(5), state(r.getString(6)),
+                        r.getLong(3), r.getString(4)));
             }
         }
         return out;
@@ -126,11 +127,12 @@ final class ReadConnection implements AutoCloseable {
         return TaskListing.list(c, query);
     }
 
-    static Task decodeTask(byte[] bytes, String taskId) {
+    /** The state column: the enum's name as written; a name this build does not know reads as unspecified. */
+    private static TaskState state(String name) {
         try {
-            return Task.parseFrom(bytes);
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("a stored task no longer decodes: " + taskId, e);
+            return TaskState.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return TaskState.TASK_STATE_UNSPECIFIED;
         }
     }
 

@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import legate.a2a.server.task.PageToken;
+import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskPage;
 import legate.a2a.server.task.TaskQuery;
+import legate.a2a.server.task.UnreadableTasks;
 import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 
@@ -112,14 +114,21 @@ final class TaskListing {
             List<Task> tasks = new ArrayList<>(size);
             PageToken last = null;
             boolean more = false;
+            int rows = 0;
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    if (tasks.size() == size) {
+                    // Rows, not tasks: a row left out still takes its place, so the pages stay where they were.
+                    if (rows++ == size) {
                         more = true;
                         break;
                     }
                     last = new PageToken(Instant.ofEpochSecond(r.getLong(2), r.getInt(3)), r.getString(1));
-                    tasks.add(ReadConnection.decodeTask(r.getBytes(4), last.id()));
+                    StoredTask stored = StoredTask.decode(r.getBytes(4), last.id());
+                    if (stored.readable()) {
+                        tasks.add(stored.task());
+                    } else {
+                        UnreadableTasks.report(stored, "ListTasks leaves it out");
+                    }
                 }
             }
             return new TaskPage(List.copyOf(tasks), more ? last.encode() : "", total);

@@ -75,19 +75,10 @@ public final class InMemoryTaskStore implements TaskStore {
                     settled ? null : t, settled ? t.toByteArray() : null, lastSeq, owner);
         }
 
+        /** The task as stored; a stand-in saying why when its encoding no longer decodes. */
         StoredTask stored() {
-            return new StoredTask(task(), lastSeq, owner);
-        }
-
-        Task task() {
-            if (live != null) {
-                return live;
-            }
-            try {
-                return Task.parseFrom(encoded);
-            } catch (InvalidProtocolBufferException e) {
-                throw new IllegalStateException("a stored task no longer decodes: " + id, e);
-            }
+            return live != null ? new StoredTask(live, lastSeq, owner)
+                    : StoredTask.decode(encoded, id, contextId, state, lastSeq, owner);
         }
     }
 
@@ -321,7 +312,12 @@ public final class InMemoryTaskStore implements TaskStore {
         int end = Math.min(matching.size(), start + query.pageSize());
         List<Task> page = new ArrayList<>(end - start);
         for (Stored t : matching.subList(start, end)) {
-            page.add(t.task());
+            StoredTask stored = t.stored();
+            if (stored.readable()) {
+                page.add(stored.task());
+            } else {
+                UnreadableTasks.report(stored, "ListTasks leaves it out");
+            }
         }
         String next = end < matching.size() ? tokenOf(matching.get(end - 1)).encode() : "";
         return new TaskPage(List.copyOf(page), next, matching.size());

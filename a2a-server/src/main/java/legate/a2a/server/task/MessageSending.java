@@ -3,6 +3,7 @@ package legate.a2a.server.task;
 import java.util.concurrent.ExecutionException;
 import legate.a2a.model.A2aError;
 import legate.a2a.model.A2aException;
+import legate.a2a.model.NestingLimit;
 import legate.a2a.server.push.PushNotifications;
 import lf.a2a.v1.Message;
 import lf.a2a.v1.Role;
@@ -84,6 +85,10 @@ final class MessageSending {
         if (message.getRole() == Role.ROLE_UNSPECIFIED) {
             throw A2aError.INVALID_PARAMS.exception("message.role is required: \"ROLE_USER\" for a client's message");
         }
+        // DEFECT: a message whose metadata nested 34 objects was stored and then never decoded again
+        // (GetTask, ListTasks and the next start all failed). Every binding's request passes here,
+        // so the limit is checked once for all of them, before anything is stored.
+        NestingLimit.check(request, "");
         SendMessageConfiguration configuration = request.getConfiguration();
         if (!configuration.hasTaskPushNotificationConfig()) {
             return adoptingWebhooks(launcher.open(message, configuration, answersWithFirstEvent, owner), message);

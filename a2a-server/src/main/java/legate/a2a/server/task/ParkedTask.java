@@ -42,8 +42,17 @@ record ParkedTask(StoredTask stored) {
                 + " Send the request again as a new message.", now);
     }
 
-    /** The status update that ends a run a restart interrupted FAILED, as the next event of its log. */
+    /**
+     * The status update that ends a run a restart interrupted FAILED, as the next event of its log.
+     * A task whose stored record no longer decodes is ended the same way, saying so: the event and
+     * the task it leaves (the stand-in, FAILED) replace what could not be read.
+     */
     TaskEvent interrupted(Instant now) {
+        if (!stored.readable()) {
+            return ended(TaskState.TASK_STATE_FAILED, "The agent's server restarted while this task was running, and"
+                    + " the task's stored record could not be read back (" + stored.unreadable() + "), so it was set"
+                    + " aside: its earlier messages and artifacts are lost. Send the request again as a new message.", now);
+        }
         return ended(TaskState.TASK_STATE_FAILED, INTERRUPTED, now);
     }
 

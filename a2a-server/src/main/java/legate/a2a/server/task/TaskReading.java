@@ -74,13 +74,20 @@ final class TaskReading {
 
     /**
      * The stored task with the sequence number of its latest event, or -32001 when there is none or
-     * it belongs to another principal.
+     * it belongs to another principal, or -32603 saying so when it no longer decodes.
      *
      * <p>PROTOCOL (A2A §3.3.2): a caller must not learn that a resource it may not see exists, so a
      * foreign task is answered exactly as a missing one, the same code and the same message.
      */
     StoredTask storedWithSeq(String id, String owner) {
-        return store.load(id).filter(t -> t.owner().equals(owner))
+        StoredTask stored = store.load(id).filter(t -> t.owner().equals(owner))
                 .orElseThrow(() -> A2aError.TASK_NOT_FOUND.exception("Task not found: " + id));
+        if (!stored.readable()) {
+            // Its owner is told why, in one line; only the stand-in's id and state are known.
+            UnreadableTasks.report(stored, "a read of it answers -32603");
+            throw A2aError.INTERNAL.exception("Task " + id + " is stored but cannot be read: " + stored.unreadable()
+                    + ". It is set aside; start a new task.");
+        }
+        return stored;
     }
 }

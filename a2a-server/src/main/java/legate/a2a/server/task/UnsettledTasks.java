@@ -60,7 +60,23 @@ public final class UnsettledTasks {
      * @return false when the task moved on meanwhile (another instance ended it first)
      */
     public boolean failInterrupted(StoredTask task) {
-        return end(new ParkedTask(task).interrupted(clock.instant()));
+        if (task.readable()) {
+            return end(new ParkedTask(task).interrupted(clock.instant()));
+        }
+        // DEFECT: a WORKING task whose stored record no longer decoded made every start exit 1. It is
+        // failed like any other, its unreadable record replaced; if even that cannot be written, it
+        // is left as it is with one log line, and the start goes on.
+        try {
+            boolean ended = end(new ParkedTask(task).interrupted(clock.instant()));
+            if (ended) {
+                UnreadableTasks.report(task, "it is now FAILED, saying so, in place of its record");
+            }
+            return ended;
+        } catch (RuntimeException e) {
+            UnreadableTasks.report(task, "it could not be marked FAILED either (" + e.getMessage() + "), so it is"
+                    + " skipped");
+            return false;
+        }
     }
 
     /**
