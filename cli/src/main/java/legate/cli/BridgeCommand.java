@@ -129,7 +129,7 @@ final class BridgeCommand implements Callable<Integer> {
     int logMaxFiles;
 
     @Mixin
-    ServerOptions server = new ServerOptions();
+    ServerOptions server = new ServerOptions(SecurityOptions.BRIDGE_MAX_TASKS_PER_PRINCIPAL);
 
     @Mixin
     EdgeOptions edge = new EdgeOptions();

@@ -64,7 +64,7 @@ final class ServerOptions {
     String host;
 
     @Mixin
-    SecurityOptions security = new SecurityOptions();
+    SecurityOptions security;
 
     @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
             description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
@@ -136,6 +136,11 @@ final class ServerOptions {
     @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
             description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
     String metricsToken;
+
+    /** @param maxTasksPerPrincipal the command's default for MAX_TASKS_PER_PRINCIPAL (see {@link SecurityOptions}) */
+    ServerOptions(int maxTasksPerPrincipal) {
+        this.security = new SecurityOptions(maxTasksPerPrincipal);
+    }
 
     /**
      * Where /metrics is served and who may read it, and tracing as the OTEL_* settings ask (off
