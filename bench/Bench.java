@@ -974,7 +974,10 @@ public final class Bench {
         };
     }
 
-    /** The load is one anonymous caller with many tasks at once: MAX_TASKS_PER_PRINCIPAL=0 lifts its limit. */
+    /**
+     * The load is one anonymous caller with many tasks at once: MAX_TASKS_PER_PRINCIPAL=0 is the
+     * agent's default, set anyway so that a .env in the working folder cannot bring a limit back.
+     */
     Map<String, String> agentEnv(int port, long stepDelayMs) {
         return env(Map.of("PORT", "" + port, "HOST", "127.0.0.1", "STEP_DELAY_MS", "" + stepDelayMs,
                 "MAX_TASKS_PER_PRINCIPAL", "0"));

@@ -100,6 +100,13 @@ public final class BridgeFixture implements AutoCloseable {
     public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
                   Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents,
                   BridgeTelemetry telemetry) {
+        this(backend, sandbox, launcher, policy, logs, clock, askTimeout, records, store, maxAgents, telemetry, 0);
+    }
+
+    /** @param maxTasksPerPrincipal the most tasks the (anonymous) caller may have running (MAX_TASKS_PER_PRINCIPAL); 0: no limit */
+    public BridgeFixture(Backend backend, Path sandbox, ProcessLauncher launcher, PermissionPolicy policy, BridgeLogs logs,
+                  Clock clock, Duration askTimeout, ConversationRecords records, TaskStore store, int maxAgents,
+                  BridgeTelemetry telemetry, int maxTasksPerPrincipal) {
         AdapterConfig config = new AdapterConfig(sandbox, null, IDLE, Duration.ofSeconds(20), Duration.ofMillis(300),
                 1024 * 1024, maxAgents);
         InitializeResponse init = new InitializeResponse(1, new Implementation("fake-acp-agent", "Fake Agent", "9.9.9"), List.of());
@@ -107,8 +114,8 @@ public final class BridgeFixture implements AutoCloseable {
                 telemetry);
         this.handler = new RequestHandler(new CancelCounting(new AcpExecutor(registry, askTimeout), cancelsDelivered,
                 executionsEnded), store,
-                BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns);
+                BridgeCard.build(backend, init, null, "http://127.0.0.1:1/"), null, Clock.systemUTC(),
+                () -> UUID.randomUUID().toString(), Duration.ofSeconds(20), turns, maxTasksPerPrincipal);
     }
 
     public BridgeFixture(Backend backend, Path sandbox) {

@@ -40,7 +40,7 @@ final class AgentCommand implements Callable<Integer> {
     private static final String DEFAULT_TCK_STREAMING_TIMEOUT = "2.0";
 
     @Mixin
-    ServerOptions server = new ServerOptions("agent");
+    ServerOptions server = new ServerOptions("agent", SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL);
 
     @Mixin
     EdgeOptions edge = new EdgeOptions();
@@ -146,7 +146,7 @@ final class AgentCommand implements Callable<Integer> {
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = settings.get(ServerOptions.DATA_DIR).map(Path::of).orElse(null);
             if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
-                    .orElse(SecurityOptions.DEFAULT_MAX_TASKS_PER_PRINCIPAL), 9)) {
+                    .orElse(String.valueOf(SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL)), 9)) {
                 return null;
             }
             c.server.security.readFrom(settings);

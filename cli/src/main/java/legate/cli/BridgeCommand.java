@@ -120,7 +120,7 @@ final class BridgeCommand implements Callable<Integer> {
     int logMaxFiles;
 
     @Mixin
-    ServerOptions server = new ServerOptions("bridge");
+    ServerOptions server = new ServerOptions("bridge", SecurityOptions.BRIDGE_MAX_TASKS_PER_PRINCIPAL);
 
     @Mixin
     EdgeOptions edge = new EdgeOptions();

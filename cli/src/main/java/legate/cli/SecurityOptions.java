@@ -35,7 +35,16 @@ final class SecurityOptions {
     static final String INSECURE = "A2A_INSECURE";
     static final String EXTENDED_CARD = "A2A_EXTENDED_CARD";
     static final String MAX_TASKS_PER_PRINCIPAL = "MAX_TASKS_PER_PRINCIPAL";
-    static final String DEFAULT_MAX_TASKS_PER_PRINCIPAL = "4";
+    /**
+     * The bridge's default: each task there runs a coding agent (a process, tokens, a share of
+     * ACP_MAX_AGENTS), so one caller should not take them all.
+     */
+    static final int BRIDGE_MAX_TASKS_PER_PRINCIPAL = 4;
+    /**
+     * {@code legate agent}'s default, no limit: its stub costs next to nothing per task, and a
+     * limit only refused a newcomer's (and bench/'s) concurrent streams with -32004.
+     */
+    static final int AGENT_MAX_TASKS_PER_PRINCIPAL = 0;
 
     @Option(names = "--tokens-file", descriptionKey = TOKENS_FILE,
             description = "Callers' tokens, one principal:token or principal:sha256:<hex> per line; accepted as bearer tokens and API keys, re-read when it changes [A2A_TOKENS_FILE].")
@@ -80,10 +89,18 @@ final class SecurityOptions {
             description = "JSON file of AgentCard fields merged over the public card for authenticated GetExtendedAgentCard callers [A2A_EXTENDED_CARD].")
     Path extendedCard;
 
+    // No defaultValue: the command's own default is the field's value (see the constructor), shown as ${DEFAULT-VALUE}.
     @Option(names = "--max-tasks-per-principal", descriptionKey = MAX_TASKS_PER_PRINCIPAL,
-            defaultValue = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
-            description = "Most tasks one caller may have running at once; more are refused at once (-32004); 0: no limit [MAX_TASKS_PER_PRINCIPAL] (default: ${DEFAULT-VALUE}).")
-    int maxTasksPerPrincipal = Integer.parseInt(DEFAULT_MAX_TASKS_PER_PRINCIPAL);
+            description = "Most tasks one caller may have running at once; more are refused at once (-32004); 0: no"
+                    + " limit; a task waiting for the caller's answer does not count [MAX_TASKS_PER_PRINCIPAL] (default:"
+                    + " ${DEFAULT-VALUE}: no limit for legate agent, whose stub costs nothing; 4 for legate bridge,"
+                    + " where each task runs a coding agent).")
+    int maxTasksPerPrincipal;
+
+    /** @param maxTasksPerPrincipal the command's default for MAX_TASKS_PER_PRINCIPAL */
+    SecurityOptions(int maxTasksPerPrincipal) {
+        this.maxTasksPerPrincipal = maxTasksPerPrincipal;
+    }
 
     /** Reads the keys {@code legate agent}'s fast start reads without picocli. */
     void readFrom(Settings settings) {
@@ -97,7 +114,7 @@ final class SecurityOptions {
         settings.get(CLIENT_CRL).ifPresent(v -> clientCrl = Path.of(v));
         insecure = settings.get(INSECURE).map(Boolean::parseBoolean).orElse(false);
         settings.get(EXTENDED_CARD).ifPresent(v -> extendedCard = Path.of(v));
-        maxTasksPerPrincipal = Integer.parseInt(settings.get(MAX_TASKS_PER_PRINCIPAL).orElse(DEFAULT_MAX_TASKS_PER_PRINCIPAL));
+        settings.get(MAX_TASKS_PER_PRINCIPAL).ifPresent(v -> maxTasksPerPrincipal = Integer.parseInt(v));
     }
 
     /**

@@ -66,7 +66,7 @@ final class ServerOptions {
     String host;
 
     @Mixin
-    SecurityOptions security = new SecurityOptions();
+    SecurityOptions security;
 
     @Option(names = "--port", descriptionKey = PORT, defaultValue = DEFAULT_PORT,
             description = "Port to listen on, 0 for any free port [PORT] (default: ${DEFAULT-VALUE}).")
@@ -116,8 +116,13 @@ final class ServerOptions {
     /** agent or bridge: the command these options belong to, which names its default DATA_DIR. */
     private final String command;
 
-    ServerOptions(String command) {
+    /**
+     * @param command              agent or bridge, which names the default DATA_DIR
+     * @param maxTasksPerPrincipal the command's default for MAX_TASKS_PER_PRINCIPAL (see {@link SecurityOptions})
+     */
+    ServerOptions(String command, int maxTasksPerPrincipal) {
         this.command = command;
+        this.security = new SecurityOptions(maxTasksPerPrincipal);
     }
 
     /** DATA_DIR, or the command's own folder under data/ when it is not set. */

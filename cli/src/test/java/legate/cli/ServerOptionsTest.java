@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -108,6 +109,30 @@ class ServerOptionsTest {
         assertThat(o.instanceId).isNull();
         assertThat(o.leaseTtlMs).isEqualTo(10000);
         assertThat(o.leaseHeartbeatMs).isEqualTo(2000);
+    }
+
+    /**
+     * Issue 30: MAX_TASKS_PER_PRINCIPAL defaulted to 4 for {@code legate agent} too, and 20 concurrent
+     * streams from one client got 16 refusals (-32004). The stub costs nothing per task: no limit by
+     * default there; the bridge, where each task runs a coding agent, keeps 4. Each help says its own.
+     */
+    @Test
+    void theAgentHasNoLimitPerCallerByDefaultAndTheBridgeKeepsFour() {
+        assertThat(parse("agent", Map.of()).config("/").security().maxTasksPerPrincipal()).isZero();
+        assertThat(AgentCommand.fromSettings(new Settings(Map.of(), Map.of())).server.config("/").security()
+                .maxTasksPerPrincipal()).as("the agent's fast start, without picocli").isZero();
+        assertThat(parse("bridge", Map.of()).config("/").security().maxTasksPerPrincipal()).isEqualTo(4);
+        assertThat(usage("agent")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 0: no limit for legate agent");
+        assertThat(usage("bridge")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 4: no limit for legate agent");
+        // A value given still wins, in both commands.
+        assertThat(parse("agent", Map.of("MAX_TASKS_PER_PRINCIPAL", "3")).security.maxTasksPerPrincipal).isEqualTo(3);
+        assertThat(parse("bridge", Map.of(), "--max-tasks-per-principal", "0").security.maxTasksPerPrincipal).isZero();
+    }
+
+    /** A command's help on one line, so a check does not depend on where picocli wraps. */
+    private static String usage(String command) {
+        return Legate.commandLine(new Settings(Map.of(), Map.of())).getSubcommands().get(command).getUsageMessage()
+                .replaceAll("\\s+", " ");
     }
 
     @ParameterizedTest

@@ -46,6 +46,11 @@ final class LiveTurns {
         }
     }
 
+    /** {@code withdrawn} never ran: {@code previous}, whose execution it was to continue, is the task's turn again. */
+    void putBack(TaskRun withdrawn, TaskRun previous) {
+        running.replace(withdrawn.taskId(), withdrawn, previous);
+    }
+
     /**
      * Abandons every running turn, and every one started from now on, and ends every stream that
      * follows a task: the server is stopping.

@@ -90,27 +90,35 @@ final class MessageSending {
         // so the limit is checked once for all of them, before anything is stored.
         NestingLimit.check(request, "");
         SendMessageConfiguration configuration = request.getConfiguration();
-        if (!configuration.hasTaskPushNotificationConfig()) {
-            return adoptingWebhooks(launcher.open(message, configuration, answersWithFirstEvent, owner), message);
+        if (configuration.hasTaskPushNotificationConfig()) {
+            if (push == null) {
+                throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
+                        "this agent does not send push notifications (capabilities.pushNotifications is false)");
+            }
+            // Checked before the turn opens: a refused webhook leaves no task behind.
+            push.check(configuration.getTaskPushNotificationConfig());
+            if (!message.getTaskId().isEmpty() && store.load(message.getTaskId())
+                    .filter(t -> t.owner().equals(owner)).isPresent()) {
+                push.requireRoom(message.getTaskId(), configuration.getTaskPushNotificationConfig().getId());
+            }
         }
-        if (push == null) {
-            throw A2aError.PUSH_NOTIFICATION_NOT_SUPPORTED.exception(
-                    "this agent does not send push notifications (capabilities.pushNotifications is false)");
+        TurnLauncher.Turn turn = launcher.open(message, configuration, answersWithFirstEvent, owner);
+        try {
+            adoptWebhooks(turn, message);
+            if (configuration.hasTaskPushNotificationConfig()) {
+                // PROTOCOL (A2A §3.1.1, §4.3): the inline configuration is registered on the task the message
+                // opens or continues, before its turn runs, so it receives every event of the turn (a new
+                // task's first Task included). Not launched yet: the task's log ends where the stored task does.
+                String taskId = turn.run().taskId();
+                long afterSeq = store.load(taskId).map(StoredTask::lastSeq).orElse(0L);
+                push.register(configuration.getTaskPushNotificationConfig(), taskId, afterSeq);
+            }
+        } catch (RuntimeException e) {
+            // DEFECT: a reply claimed for a waiting execution and then failed here left that execution
+            // waiting for it for good; an opened turn gives everything back when its request fails.
+            launcher.withdraw(turn, e);
+            throw e;
         }
-        // Checked before the turn opens: a refused webhook leaves no task behind.
-        push.check(configuration.getTaskPushNotificationConfig());
-        if (!message.getTaskId().isEmpty() && store.load(message.getTaskId()).filter(t -> t.owner().equals(owner))
-                .isPresent()) {
-            push.requireRoom(message.getTaskId(), configuration.getTaskPushNotificationConfig().getId());
-        }
-        TurnLauncher.Turn turn = adoptingWebhooks(launcher.open(message, configuration, answersWithFirstEvent, owner),
-                message);
-        String taskId = turn.run().taskId();
-        // PROTOCOL (A2A §3.1.1, §4.3): the inline configuration is registered on the task the message
-        // opens or continues, before its turn runs, so it receives every event of the turn (a new
-        // task's first Task included). Not launched yet: the task's log ends where the stored task does.
-        long afterSeq = store.load(taskId).map(StoredTask::lastSeq).orElse(0L);
-        push.register(configuration.getTaskPushNotificationConfig(), taskId, afterSeq);
         return turn;
     }
 
@@ -119,11 +127,10 @@ final class MessageSending {
      * that is gone: that instance pumped the task's webhooks, and this one, whose appends the turn's
      * events now are, takes them over before the turn runs. Alone on a store, every pump is here.
      */
-    private TurnLauncher.Turn adoptingWebhooks(TurnLauncher.Turn turn, Message message) {
+    private void adoptWebhooks(TurnLauncher.Turn turn, Message message) {
         if (push != null && grouped && !message.getTaskId().isEmpty()) {
             push.adopt(turn.run().taskId());
         }
-        return turn;
     }
 
     private static A2aException asA2a(Throwable t) {

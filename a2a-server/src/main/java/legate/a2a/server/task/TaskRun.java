@@ -63,6 +63,8 @@ final class TaskRun implements EventSink {
      * A turn that continues an execution across a question shares the execution's signal.
      */
     final CancelRequest cancel;
+    /** The execution's place in its principal's count, shared like {@link #cancel}; given back while it waits at a question. */
+    final TurnQuota.Place place;
 
     private Task current;
     private Message answer;
@@ -79,8 +81,10 @@ final class TaskRun implements EventSink {
     private boolean continuesAfterQuestion;
     /** The reply the executor waits for; null when it waits for none. */
     private CompletableFuture<Reply> reply;
-    /** True once a caller's reply was accepted for the waiting executor; it is handed over next. */
+    /** True once a caller's reply was accepted for the waiting executor; it is handed over next, or given back. */
     private boolean replyClaimed;
+    /** Completes when the claimed reply is given back ({@link #giveBackReply}) instead of handed over. */
+    private CompletableFuture<Void> claimGivenBack;
     /** The turn the execution went on in after the caller's reply; null while this turn is the execution's. */
     private TaskRun successor;
     private final ServerMetrics metrics;
@@ -93,19 +97,22 @@ final class TaskRun implements EventSink {
      * @param lastSeq the sequence number of the stored task's latest event; 0 for a new task
      */
     TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
-            boolean newTask, long lastSeq, boolean answersWithFirstEvent, ServerMetrics metrics) {
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, TurnQuota.Place place, ServerMetrics metrics) {
         this(taskId, contextId, owner, executorName, store, clock, newTask, lastSeq, answersWithFirstEvent,
-                new CancelRequest(), metrics);
+                new CancelRequest(), place, metrics);
     }
 
     /**
      * @param cancel the cancel signal of the execution this turn belongs to
+     * @param place the execution's place in its principal's count
      * @param metrics where the turn is counted, by state while it runs and by how it ended
      */
     TaskRun(String taskId, String contextId, String owner, String executorName, TaskStore store, Clock clock,
-            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel, ServerMetrics metrics) {
+            boolean newTask, long lastSeq, boolean answersWithFirstEvent, CancelRequest cancel, TurnQuota.Place place,
+            ServerMetrics metrics) {
         this.metrics = metrics;
         this.cancel = cancel;
+        this.place = place;
         this.owner = owner;
         this.lastSeq = lastSeq;
         this.answersWithFirstEvent = answersWithFirstEvent;
@@ -186,26 +193,45 @@ final class TaskRun implements EventSink {
             reply = waiting;
             continuesAfterQuestion = true;
         }
-        status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
-        CompletableFuture<Void> canceled = new CompletableFuture<>();
-        cancel.onCancel(() -> canceled.complete(null));
+        // DEFECT: an execution waiting here kept its principal's place, and a reply sent at the limit
+        // was refused after it had been claimed: the execution waited forever. Waiting, it holds none
+        // (README "Asking the caller"), so the caller who reads the question may start other tasks.
+        place.giveBack();
         try {
-            CompletableFuture.anyOf(waiting, canceled).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // neither future fails; a timeout is decided below
-        }
-        synchronized (this) {
-            if (!waiting.isDone() && !replyClaimed) {
-                // No reply was taken, and from now on none will be: a later message finds the turn still running.
-                reply = null;
-                return Optional.empty();
+            status(TaskState.TASK_STATE_INPUT_REQUIRED, question);
+            CompletableFuture<Void> canceled = new CompletableFuture<>();
+            cancel.onCancel(() -> canceled.complete(null));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                CompletableFuture<Void> givenBack;
+                synchronized (this) {
+                    if (waiting.isDone()) {
+                        break;
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (!replyClaimed && (left <= 0 || cancel.isRequested())) {
+                        // No reply was taken, and from now on none will be: a later message finds the turn still running.
+                        reply = null;
+                        return Optional.empty();
+                    }
+                    givenBack = replyClaimed ? claimGivenBack : null;
+                }
+                try {
+                    if (givenBack != null) {
+                        // A claimed reply is handed over by the request that claimed it, or given back if that request fails.
+                        CompletableFuture.anyOf(waiting, givenBack).get();
+                    } else {
+                        CompletableFuture.anyOf(waiting, canceled).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    }
+                } catch (TimeoutException | ExecutionException e) {
+                    // neither future fails; a timeout is decided on the next pass
+                }
             }
-        }
-        try {
-            // A claimed reply is handed over by the request that claimed it, right after; a stop completes it with null.
-            return Optional.ofNullable(waiting.get());
-        } catch (ExecutionException e) {
-            return Optional.empty();
+            // A stop completes the reply with null.
+            return Optional.ofNullable(waiting.getNow(null));
+        } finally {
+            // Whatever woke it, the execution runs again and counts (a reply's request took the place back already).
+            place.takeBack();
         }
     }
 
@@ -219,7 +245,19 @@ final class TaskRun implements EventSink {
             return false;
         }
         replyClaimed = true;
+        claimGivenBack = new CompletableFuture<>();
         return true;
+    }
+
+    /**
+     * The request that claimed the reply failed before handing it over: the execution waits again,
+     * for another reply, its timeout or a cancel, as if the claim had never been.
+     */
+    synchronized void giveBackReply() {
+        if (replyClaimed && !finished) {
+            replyClaimed = false;
+            claimGivenBack.complete(null);
+        }
     }
 
     /**
@@ -240,6 +278,8 @@ final class TaskRun implements EventSink {
             // This turn ended at its question (INPUT_REQUIRED); the execution is counted on in next.
             countEnd();
         }
+        // The execution runs again in next from here, before its executor has even woken: counted, past the limit if need be.
+        place.takeBack();
         waiting.complete(new Reply(context, next));
     }
 

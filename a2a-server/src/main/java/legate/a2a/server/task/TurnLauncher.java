@@ -90,10 +90,10 @@ final class TurnLauncher {
             }
             // A new context is leased by the instance that receives it; a known one runs where it lives.
             runsHere(contextId);
-            quota.acquire(owner);
+            TurnQuota.Place place = quota.acquire(owner);
             String taskId = ids.get();
             TaskRun run = new TaskRun(taskId, contextId, owner, executorName, store, clock, true, 0,
-                    answersWithFirstEvent, metrics);
+                    answersWithFirstEvent, place, metrics);
             live.started(run);
             return turn(run, message, null, configuration, null);
         }
@@ -122,10 +122,11 @@ final class TurnLauncher {
                         + " does not match the contextId of task " + taskId);
             }
             if (previous != null && previous.claimReply()) {
-                // The execution that asked goes on: the reply opens the task's next turn, which shares its cancel.
-                quota.acquire(owner);
+                // The execution that asked goes on: the reply opens the task's next turn, which shares its
+                // cancel and its place. DEFECT: the reply was counted against MAX_TASKS_PER_PRINCIPAL after
+                // the claim, and a refusal at the limit left the execution waiting for a reply already taken.
                 TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
-                        storedTask.lastSeq(), false, previous.cancel, metrics);
+                        storedTask.lastSeq(), false, previous.cancel, previous.place, metrics);
                 live.started(run);
                 return turn(run, message, stored, configuration, previous);
             }
@@ -134,9 +135,9 @@ final class TurnLauncher {
                         + TaskStates.label(stored.getStatus().getState())
                         + "; send the next message once it asks for input or finishes");
             }
-            quota.acquire(owner);
+            TurnQuota.Place place = quota.acquire(owner);
             TaskRun run = new TaskRun(taskId, stored.getContextId(), owner, executorName, store, clock, false,
-                    storedTask.lastSeq(), false, metrics);
+                    storedTask.lastSeq(), false, place, metrics);
             live.started(run);
             return turn(run, message, stored, configuration, null);
         });
@@ -194,6 +195,29 @@ final class TurnLauncher {
         }
     }
 
+    /**
+     * A turn opened but never launched, because its request failed in between (a webhook that could
+     * not be registered, say): nothing of it stays behind. Its place is given back, and a reply it
+     * claimed goes back to the execution waiting for it, which can then be answered again, time out
+     * or be canceled, as if this request had never come.
+     */
+    void withdraw(Turn turn, Throwable failure) {
+        TaskRun run = turn.run();
+        live.locked(run.taskId(), () -> {
+            if (turn.answers() != null) {
+                live.putBack(run, turn.answers());
+                turn.answers().giveBackReply();
+            } else {
+                live.retired(run);
+                run.place.giveBack();
+            }
+            // Settled, so that a cancel that found this turn meanwhile does not wait for it.
+            run.finish(failure);
+            run.retired.complete(null);
+            return null;
+        });
+    }
+
     /** Runs the executor on its own virtual thread; whatever it leaves unfinished, the run settles. */
     void launch(Turn turn) {
         TaskRun run = turn.run();
@@ -201,7 +225,6 @@ final class TurnLauncher {
             // The executor is already running, waiting for this reply: it goes on in this turn.
             turn.answers().handOver(run, turn.context());
             live.retired(turn.answers());
-            quota.release(turn.answers().owner());
             turn.answers().retired.complete(null);
             return;
         }
@@ -231,7 +254,7 @@ final class TurnLauncher {
                     span.end();
                 }
                 live.retired(last);
-                quota.release(last.owner());
+                last.place.giveBack();
                 last.retired.complete(null);
             }
         });
