@@ -105,6 +105,17 @@ class NestingLimitTest {
         assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32602);
     }
 
+    // Past what the JSON reader itself reads (64 levels): refused there, before the limit is looked at,
+    // with a message and never a trace (this one held before the limit too).
+    @Test
+    void jsonRpcRefusesNestingPastTheJsonReadersOwnLimitSayingSo() throws Exception {
+        JsonNode refused = post("", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + v1Message(nested(200)) + "}}");
+
+        assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32700);
+        assertThat(refused.path("error").path("message").asText()).contains("nesting depth").doesNotContain("\tat ");
+    }
+
     // PROTOCOL (A2A §5.4, the REST error mapping): invalid params is 400 with status INVALID_ARGUMENT.
     @Test
     void httpJsonRefusesMetadataPastTheLimitWith400() throws Exception {
