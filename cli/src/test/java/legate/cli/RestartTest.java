@@ -2,12 +2,18 @@ package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -17,6 +23,8 @@ import java.util.regex.Pattern;
 import legate.testsupport.ChildCommand;
 import legate.testsupport.Cleanup;
 import legate.testsupport.RunningChild;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Task;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,6 +119,45 @@ class RestartTest {
         String stillFailed = call(third.port(), "GetTask", "{\"id\":\"" + working + "\"}");
         // Its one interruption shows twice: as the status message and in the history.
         assertThat(stillFailed.split("interrupted", -1)).as("one interruption in %s", stillFailed).hasSize(3);
+    }
+
+    // Issue 30, defect 1. DEFECT: a WORKING task whose stored record no longer decoded (metadata 34
+    // objects deep, which SendMessage used to accept) made every start exit 1 ("a stored task no
+    // longer decodes") until someone edited the database. Now the start fails it saying why and serves.
+    @Test
+    void aStartOverARunningTaskThatNoLongerDecodesFailsItSayingWhyAndServes() throws Exception {
+        Agent first = agent("20000");
+        String working = taskId(call(first.port(), "SendMessage", message("Counting takes a while.", null, true)));
+        kill9(first.process());
+        // As older code left it: the task's record with metadata too deep for protobuf to decode.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("data").resolve("legate.db"))) {
+            byte[] record;
+            try (PreparedStatement ps = c.prepareStatement("SELECT task FROM tasks WHERE id = ?")) {
+                ps.setString(1, working);
+                try (ResultSet r = ps.executeQuery()) {
+                    assertThat(r.next()).isTrue();
+                    record = r.getBytes(1);
+                }
+            }
+            Value deep = Value.newBuilder().setStringValue("x").build();
+            for (int i = 0; i < 34; i++) {
+                deep = Value.newBuilder().setStructValue(Struct.newBuilder().putFields("k", deep)).build();
+            }
+            Task task = Task.parseFrom(record);
+            Message asked = task.getHistory(0).toBuilder().setMetadata(deep.getStructValue()).build();
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tasks SET task = ? WHERE id = ?")) {
+                ps.setBytes(1, task.toBuilder().setHistory(0, asked).build().toByteArray());
+                ps.setString(2, working);
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+        }
+
+        Agent second = agent("0");
+        assertThat(call(second.port(), "GetTask", "{\"id\":\"" + working + "\"}")).contains("TASK_STATE_FAILED")
+                .contains("could not be read back");
+        assertThat(call(second.port(), "ListTasks", "{}")).doesNotContain("\"error\"").contains(working);
+        assertThat(call(second.port(), "SendMessage", message("Still serving. Two sentences.", null, false)))
+                .contains("TASK_STATE_COMPLETED");
     }
 
     // README "Security": ownership is stored with the task, so a kill -9 and a restart change nothing of it.

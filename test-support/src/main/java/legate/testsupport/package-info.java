@@ -19,6 +19,10 @@
  *   <li>{@link legate.testsupport.ScriptedPeer}: a loopback HTTP/1.1 peer whose answers a test
  *       writes byte by byte (a card, SSE frames with ids, a stream cut in the middle), for the
  *       client side of cases no well-behaved server produces on demand.</li>
+ *   <li>{@link legate.testsupport.NestedJson}, {@link legate.testsupport.NestingProperty}: random
+ *       JSON values of an exact nesting depth, and the property every task store keeps for the
+ *       nesting limit (at it: stored and read back; past it: refused), run over JSON-RPC against a
+ *       server on the store under test.</li>
  * </ul>
  *
  * <h2>Why this module knows no server</h2>

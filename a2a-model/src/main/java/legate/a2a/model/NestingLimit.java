@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Why this number: a task is stored as protobuf, and protobuf refuses to decode a message nested
  * more than 100 levels. Each JSON object costs three protobuf levels (Struct, its map entry,
  * Value), and the deepest place a caller's value is stored is a data part of a status message
- * inside a status update event, five messages down. Measured (NestingLimitTest): 31 levels
+ * inside a status update event, five messages down. Measured (NestingLimitCheckTest): 31 levels
  * decode there, 32 do not. 30 keeps one level spare, so whatever is accepted is stored and read
  * back by every store (memory, SQLite, PostgreSQL).
  *
@@ -97,7 +97,7 @@ public final class NestingLimit {
     }
 
     private static int structDepth(Struct s, int above) {
-        if (above > MAX_DEPTH) {
+        if (above >= MAX_DEPTH) {
             return 1;
         }
         int deepest = 0;
@@ -111,7 +111,7 @@ public final class NestingLimit {
     }
 
     private static int listDepth(ListValue l, int above) {
-        if (above > MAX_DEPTH) {
+        if (above >= MAX_DEPTH) {
             return 1;
         }
         int deepest = 0;

@@ -10,6 +10,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,9 @@ import legate.a2a.server.auth.ClientCertificateCheck;
 import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
+import legate.a2a.server.observe.ThrottledLog;
 import legate.a2a.server.task.RequestHandler;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gRPC binding's listener (A2A §10): grpc-java on Netty serving {@code lf.a2a.v1.A2AService} on
@@ -30,6 +33,9 @@ import legate.a2a.server.task.RequestHandler;
  * read, cancelled and subscribed to over JSON-RPC alike.
  */
 public final class GrpcListener {
+    /** Malformed requests are a caller's to send as often as it likes: one log line a minute at most. */
+    private static final Duration MALFORMED_LOG_INTERVAL = Duration.ofMinutes(1);
+
     private final Server server;
     private final A2aGrpcService service;
     private final ExecutorService calls;
@@ -53,8 +59,10 @@ public final class GrpcListener {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
                 .maxInboundMessageSize(maxMessageBytes)
-                .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
-                        new FirstEventIds()));
+                // Outermost: a request that is not valid protobuf is refused before any interceptor runs.
+                .addService(MalformedRequests.guard(ServerInterceptors.intercept(service,
+                        new CallerInterceptor(authentication, counter), new FirstEventIds()),
+                        new ThrottledLog(LoggerFactory.getLogger(MalformedRequests.class), MALFORMED_LOG_INTERVAL)));
         if (tls != null) {
             builder.sslContext(sslContext(tls, clientCheck));
         }
