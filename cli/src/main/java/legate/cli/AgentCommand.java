@@ -146,7 +146,9 @@ final class AgentCommand implements Callable<Integer> {
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = Path.of(settings.get(ServerOptions.DATA_DIR).orElse(ServerOptions.DEFAULT_DATA_DIR));
             if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
-                    .orElse(String.valueOf(SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL)), 9)) {
+                    .orElse(String.valueOf(SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL)), 9)
+                    || !plainNumber(settings.get(SecurityOptions.MAX_STREAMS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_STREAMS_PER_PRINCIPAL), 9)) {
                 return null;
             }
             c.server.security.readFrom(settings);
