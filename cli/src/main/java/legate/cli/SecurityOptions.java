@@ -95,15 +95,16 @@ final class SecurityOptions {
     @Option(names = "--max-tasks-per-principal", descriptionKey = MAX_TASKS_PER_PRINCIPAL,
             description = "Most tasks one caller may have running at once; more are refused at once (-32004); 0: no"
                     + " limit; a task waiting for the caller's answer does not count [MAX_TASKS_PER_PRINCIPAL] (default:"
-                    + " ${DEFAULT-VALUE}: no limit for legate agent, whose stub costs nothing; 4 for legate bridge,"
-                    + " where each task runs a coding agent).")
+                    + " ${DEFAULT-VALUE}; legate agent: 0, no limit, its stub costs nothing; legate bridge: 4, each task"
+                    + " runs a coding agent).")
     int maxTasksPerPrincipal;
 
     @Option(names = "--max-streams-per-principal", descriptionKey = MAX_STREAMS_PER_PRINCIPAL,
             defaultValue = DEFAULT_MAX_STREAMS_PER_PRINCIPAL,
             description = "Most streams (SendStreamingMessage, SubscribeToTask; every binding together) one caller may"
-                    + " hold open at once; more are refused before they start (-32004); 0: no limit"
-                    + " [MAX_STREAMS_PER_PRINCIPAL] (default: ${DEFAULT-VALUE}).")
+                    + " hold open at once, so that idle streams cannot use up the server's memory and connections; more"
+                    + " are refused before they start (-32004); 0: no limit [MAX_STREAMS_PER_PRINCIPAL] (default:"
+                    + " ${DEFAULT-VALUE}).")
     int maxStreamsPerPrincipal = ServerSecurity.DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
 
     /** @param maxTasksPerPrincipal the command's default for MAX_TASKS_PER_PRINCIPAL */
