@@ -10,6 +10,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,9 @@ import legate.a2a.server.task.RequestHandler;
  * read, cancelled and subscribed to over JSON-RPC alike.
  */
 public final class GrpcListener {
+    /** How long a connection with no call in flight stays open, as the HTTP listener's idle timeout. */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
+
     private final Server server;
     private final A2aGrpcService service;
     private final ExecutorService calls;
@@ -45,6 +49,17 @@ public final class GrpcListener {
     public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
                         TlsIdentity tls, ClientCertificateCheck clientCheck, ServerMetrics metrics,
                         PeerForwarding forwarding) {
+        this(host, port, maxMessageBytes, authentication, tls, clientCheck, metrics, forwarding, IDLE_TIMEOUT);
+    }
+
+    /**
+     * The same, closing a connection that has had no call for {@code idleTimeout}.
+     *
+     * @param idleTimeout how long a connection with no call in flight stays open ({@link #IDLE_TIMEOUT})
+     */
+    public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
+                        TlsIdentity tls, ClientCertificateCheck clientCheck, ServerMetrics metrics,
+                        PeerForwarding forwarding, Duration idleTimeout) {
         this.host = host;
         this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
@@ -53,6 +68,10 @@ public final class GrpcListener {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
                 .maxInboundMessageSize(maxMessageBytes)
+                // DEFECT (issue 30): a gRPC connection with no call stayed open for good (grpc-java's default),
+                // where the HTTP listener closes one after its idle timeout; held calls are bounded by
+                // MAX_STREAMS_PER_PRINCIPAL, and an idle connection now goes as it does over HTTP.
+                .maxConnectionIdle(idleTimeout.toNanos(), TimeUnit.NANOSECONDS)
                 .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
                         new FirstEventIds()));
         if (tls != null) {
