@@ -28,8 +28,8 @@ public record ServerSecurity(CallerAuthentication authentication, AgentCard exte
     /** MAX_TASKS_PER_PRINCIPAL's default for {@code legate bridge} ({@code legate agent} has none). */
     public static final int DEFAULT_MAX_TASKS_PER_PRINCIPAL = 4;
     /**
-     * MAX_STREAMS_PER_PRINCIPAL's default: at about 20 KiB and a descriptor per held stream
-     * (docs/benchmarks.md, workload 4), 1,000 streams are some 20 MiB, far more than a client
+     * MAX_STREAMS_PER_PRINCIPAL's default: at about 16 KiB and a descriptor per held stream
+     * (docs/benchmarks.md, workload 4), 1,000 streams are some 16 MiB, far more than a client
      * following its own tasks needs and far less than the server's memory.
      */
     public static final int DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 1000;

@@ -10,7 +10,7 @@ import legate.a2a.model.A2aError;
  * over (its last event given to the binding) or its reader has gone. A call over the limit is
  * refused before its stream starts and before anything runs, with -32004: valid, only not now.
  *
- * <p>Why a limit: a held stream costs the server a connection and about 20 KiB (docs/benchmarks.md,
+ * <p>Why a limit: a held stream costs the server a connection and about 16 KiB (docs/benchmarks.md,
  * workload 4) for as long as its task runs or is followed, keep-alive comments stop it from ever
  * going idle, and a SubscribeToTask of a parked task is held until the task ends. Without a limit
  * one caller could hold streams until the server's memory or descriptors ran out.
