@@ -131,6 +131,11 @@ class StreamLimitTest {
         for (Http ended : List.of(rest, v03, again, restAgain)) {
             ended.readToEnd();
         }
+        // So does every SendStreamingMessage whose turn ends: more of them, one after another, than the limit.
+        for (int i = 0; i < LIMIT + 1; i++) {
+            assertThat(states(drain(alice.sendStreamingMessage(send(GrpcAgent.message("hi")))))).as("stream " + i)
+                    .endsWith(TaskState.TASK_STATE_COMPLETED);
+        }
         String next = parkedTask(alice);
         List<Http> four = new ArrayList<>();
         for (int i = 0; i < LIMIT; i++) {
