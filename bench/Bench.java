@@ -60,7 +60,8 @@ public final class Bench {
     static final int[] SEND_CONCURRENCY = {1, 16, 64};
     static final Set<String> SCRUBBED_ENV = Set.of("HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "STEP_DELAY_MS",
             "MAX_BODY_BYTES", "TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "TAP_WEB", "TAP_WEB_PORT", "TAP_WEB_HOST",
-            "ACP_AGENT_CMD", "FLOOD_CHUNKS", "FLOOD_REPORT", "MAX_TASKS_PER_PRINCIPAL", "ACP_MAX_AGENTS",
+            "ACP_AGENT_CMD", "FLOOD_CHUNKS", "FLOOD_REPORT", "MAX_TASKS_PER_PRINCIPAL", "MAX_STREAMS_PER_PRINCIPAL",
+            "ACP_MAX_AGENTS",
             "A2A_TOKENS_FILE", "A2A_JWKS_URL", "A2A_JWT_KEY");
     static final Pattern TASK_ID = Pattern.compile("\"task\":\\{\"id\":\"([^\"]+)\"");
     static final Pattern TOKEN = Pattern.compile("w(\\d+),");
@@ -977,10 +978,12 @@ public final class Bench {
     /**
      * The load is one anonymous caller with many tasks at once: MAX_TASKS_PER_PRINCIPAL=0 is the
      * agent's default, set anyway so that a .env in the working folder cannot bring a limit back.
+     * Workload 4 holds 10,000 streams as that one caller, ten times MAX_STREAMS_PER_PRINCIPAL's
+     * default (which exists to stop one caller doing just that): 0 lifts it.
      */
     Map<String, String> agentEnv(int port, long stepDelayMs) {
         return env(Map.of("PORT", "" + port, "HOST", "127.0.0.1", "STEP_DELAY_MS", "" + stepDelayMs,
-                "MAX_TASKS_PER_PRINCIPAL", "0"));
+                "MAX_TASKS_PER_PRINCIPAL", "0", "MAX_STREAMS_PER_PRINCIPAL", "0"));
     }
 
     /**

@@ -146,7 +146,9 @@ final class AgentCommand implements Callable<Integer> {
                     settings.get(ServerOptions.TASK_RETENTION).orElse(ServerOptions.DEFAULT_TASK_RETENTION));
             c.server.dataDir = settings.get(ServerOptions.DATA_DIR).map(Path::of).orElse(null);
             if (!plainNumber(settings.get(SecurityOptions.MAX_TASKS_PER_PRINCIPAL)
-                    .orElse(String.valueOf(SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL)), 9)) {
+                    .orElse(String.valueOf(SecurityOptions.AGENT_MAX_TASKS_PER_PRINCIPAL)), 9)
+                    || !plainNumber(settings.get(SecurityOptions.MAX_STREAMS_PER_PRINCIPAL)
+                    .orElse(SecurityOptions.DEFAULT_MAX_STREAMS_PER_PRINCIPAL), 9)) {
                 return null;
             }
             c.server.security.readFrom(settings);

@@ -45,6 +45,8 @@ final class SecurityOptions {
      * limit only refused a newcomer's (and bench/'s) concurrent streams with -32004.
      */
     static final int AGENT_MAX_TASKS_PER_PRINCIPAL = 0;
+    static final String MAX_STREAMS_PER_PRINCIPAL = "MAX_STREAMS_PER_PRINCIPAL";
+    static final String DEFAULT_MAX_STREAMS_PER_PRINCIPAL = "" + ServerSecurity.DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
 
     @Option(names = "--tokens-file", descriptionKey = TOKENS_FILE,
             description = "Callers' tokens, one principal:token or principal:sha256:<hex> per line; accepted as bearer tokens and API keys, re-read when it changes [A2A_TOKENS_FILE].")
@@ -93,9 +95,17 @@ final class SecurityOptions {
     @Option(names = "--max-tasks-per-principal", descriptionKey = MAX_TASKS_PER_PRINCIPAL,
             description = "Most tasks one caller may have running at once; more are refused at once (-32004); 0: no"
                     + " limit; a task waiting for the caller's answer does not count [MAX_TASKS_PER_PRINCIPAL] (default:"
-                    + " ${DEFAULT-VALUE}: no limit for legate agent, whose stub costs nothing; 4 for legate bridge,"
-                    + " where each task runs a coding agent).")
+                    + " ${DEFAULT-VALUE}; legate agent: 0, no limit, its stub costs nothing; legate bridge: 4, each task"
+                    + " runs a coding agent).")
     int maxTasksPerPrincipal;
+
+    @Option(names = "--max-streams-per-principal", descriptionKey = MAX_STREAMS_PER_PRINCIPAL,
+            defaultValue = DEFAULT_MAX_STREAMS_PER_PRINCIPAL,
+            description = "Most streams (SendStreamingMessage, SubscribeToTask; every binding together) one caller may"
+                    + " hold open at once, so that idle streams cannot use up the server's memory and connections; more"
+                    + " are refused before they start (-32004); 0: no limit [MAX_STREAMS_PER_PRINCIPAL] (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int maxStreamsPerPrincipal = ServerSecurity.DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
 
     /** @param maxTasksPerPrincipal the command's default for MAX_TASKS_PER_PRINCIPAL */
     SecurityOptions(int maxTasksPerPrincipal) {
@@ -115,6 +125,8 @@ final class SecurityOptions {
         insecure = settings.get(INSECURE).map(Boolean::parseBoolean).orElse(false);
         settings.get(EXTENDED_CARD).ifPresent(v -> extendedCard = Path.of(v));
         settings.get(MAX_TASKS_PER_PRINCIPAL).ifPresent(v -> maxTasksPerPrincipal = Integer.parseInt(v));
+        maxStreamsPerPrincipal = Integer.parseInt(settings.get(MAX_STREAMS_PER_PRINCIPAL)
+                .orElse(DEFAULT_MAX_STREAMS_PER_PRINCIPAL));
     }
 
     /**
@@ -125,6 +137,10 @@ final class SecurityOptions {
     ServerSecurity security() {
         if (maxTasksPerPrincipal < 0) {
             throw new IllegalArgumentException("MAX_TASKS_PER_PRINCIPAL must be >= 0 (0: no limit), got " + maxTasksPerPrincipal);
+        }
+        if (maxStreamsPerPrincipal < 0) {
+            throw new IllegalArgumentException("MAX_STREAMS_PER_PRINCIPAL must be >= 0 (0: no limit), got "
+                    + maxStreamsPerPrincipal);
         }
         List<CredentialScheme> schemes = new ArrayList<>();
         if (tokensFile != null) {
@@ -176,6 +192,6 @@ final class SecurityOptions {
             }
             extended = ServerSecurity.readExtendedCard(extendedCard);
         }
-        return new ServerSecurity(authentication, extended, maxTasksPerPrincipal);
+        return new ServerSecurity(authentication, extended, maxTasksPerPrincipal, maxStreamsPerPrincipal);
     }
 }

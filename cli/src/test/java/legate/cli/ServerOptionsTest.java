@@ -1,6 +1,7 @@
 package legate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -122,11 +123,38 @@ class ServerOptionsTest {
         assertThat(AgentCommand.fromSettings(new Settings(Map.of(), Map.of())).server.config("/").security()
                 .maxTasksPerPrincipal()).as("the agent's fast start, without picocli").isZero();
         assertThat(parse("bridge", Map.of()).config("/").security().maxTasksPerPrincipal()).isEqualTo(4);
-        assertThat(usage("agent")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 0: no limit for legate agent");
-        assertThat(usage("bridge")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 4: no limit for legate agent");
+        assertThat(usage("agent")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 0; legate agent: 0, no limit");
+        assertThat(usage("bridge")).contains("[MAX_TASKS_PER_PRINCIPAL] (default: 4; legate agent: 0, no limit")
+                .contains("legate bridge: 4, each task runs a coding agent");
         // A value given still wins, in both commands.
         assertThat(parse("agent", Map.of("MAX_TASKS_PER_PRINCIPAL", "3")).security.maxTasksPerPrincipal).isEqualTo(3);
         assertThat(parse("bridge", Map.of(), "--max-tasks-per-principal", "0").security.maxTasksPerPrincipal).isZero();
+    }
+
+    /**
+     * Issue 30: one caller could hold streams open without end (a SubscribeToTask of a parked task is
+     * held until the task ends). MAX_STREAMS_PER_PRINCIPAL bounds them, 1,000 by default in both
+     * commands, said in each help; a value given wins; a negative one is a usage error naming the key.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "bridge"})
+    void heldStreamsPerCallerAreBoundedByDefaultAndTheHelpSaysSo(String command) {
+        assertThat(parse(command, Map.of()).config("/").security().maxStreamsPerPrincipal()).isEqualTo(1000);
+        assertThat(usage(command)).contains("[MAX_STREAMS_PER_PRINCIPAL] (default: 1000)");
+        assertThat(parse(command, Map.of("MAX_STREAMS_PER_PRINCIPAL", "0")).config("/").security()
+                .maxStreamsPerPrincipal()).isZero();
+        assertThat(parse(command, Map.of(), "--max-streams-per-principal", "7").config("/").security()
+                .maxStreamsPerPrincipal()).isEqualTo(7);
+        assertThatThrownBy(() -> parse(command, Map.of("MAX_STREAMS_PER_PRINCIPAL", "-1")).config("/"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MAX_STREAMS_PER_PRINCIPAL must be >= 0");
+    }
+
+    @Test
+    void theAgentsFastStartReadsTheStreamBoundToo() {
+        assertThat(AgentCommand.fromSettings(new Settings(Map.of(), Map.of())).server.config("/").security()
+                .maxStreamsPerPrincipal()).isEqualTo(1000);
+        assertThat(AgentCommand.fromSettings(new Settings(Map.of("MAX_STREAMS_PER_PRINCIPAL", "3"), Map.of())).server
+                .config("/").security().maxStreamsPerPrincipal()).isEqualTo(3);
     }
 
     /** A command's help on one line, so a check does not depend on where picocli wraps. */

@@ -258,7 +258,7 @@ public final class AgentServer implements AutoCloseable {
         unsettled.onEnded(pushing::adopt);
         RequestHandler h = new RequestHandler(executor, pushing.watching(store), card, extended, clock,
                 RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
-                telemetry.tracing(), pushing);
+                telemetry.tracing(), pushing, security.maxStreamsPerPrincipal());
         this.handler = h;
         if (grpc != null) {
             grpc.serve(h);

@@ -18,12 +18,21 @@ import lf.a2a.v1.AgentCard;
  * @param authentication the schemes; {@link CallerAuthentication#NONE} makes every caller anonymous
  * @param extendedCard merged over the public card for GetExtendedAgentCard, or null for none
  * @param maxTasksPerPrincipal the most running tasks per principal (MAX_TASKS_PER_PRINCIPAL); 0: no limit
+ * @param maxStreamsPerPrincipal the most streams one principal holds open at once, on all bindings together
+ *     (MAX_STREAMS_PER_PRINCIPAL); 0: no limit
  */
-public record ServerSecurity(CallerAuthentication authentication, AgentCard extendedCard, int maxTasksPerPrincipal) {
-    /** No authentication, no extended card, no limit: what a server built in a test gets. */
-    public static final ServerSecurity NONE = new ServerSecurity(CallerAuthentication.NONE, null, 0);
-    /** MAX_TASKS_PER_PRINCIPAL's default. */
+public record ServerSecurity(CallerAuthentication authentication, AgentCard extendedCard, int maxTasksPerPrincipal,
+                             int maxStreamsPerPrincipal) {
+    /** No authentication, no extended card, no limits: what a server built in a test gets. */
+    public static final ServerSecurity NONE = new ServerSecurity(CallerAuthentication.NONE, null, 0, 0);
+    /** MAX_TASKS_PER_PRINCIPAL's default for {@code legate bridge} ({@code legate agent} has none). */
     public static final int DEFAULT_MAX_TASKS_PER_PRINCIPAL = 4;
+    /**
+     * MAX_STREAMS_PER_PRINCIPAL's default: at about 16 KiB and a descriptor per held stream
+     * (docs/benchmarks.md, workload 4), 1,000 streams are some 16 MiB, far more than a client
+     * following its own tasks needs and far less than the server's memory.
+     */
+    public static final int DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 1000;
 
     public ServerSecurity {
         if (authentication == null) {
@@ -32,6 +41,14 @@ public record ServerSecurity(CallerAuthentication authentication, AgentCard exte
         if (maxTasksPerPrincipal < 0) {
             throw new IllegalArgumentException("maxTasksPerPrincipal must be >= 0, got " + maxTasksPerPrincipal);
         }
+        if (maxStreamsPerPrincipal < 0) {
+            throw new IllegalArgumentException("maxStreamsPerPrincipal must be >= 0, got " + maxStreamsPerPrincipal);
+        }
+    }
+
+    /** With the default stream limit ({@link #DEFAULT_MAX_STREAMS_PER_PRINCIPAL}). */
+    public ServerSecurity(CallerAuthentication authentication, AgentCard extendedCard, int maxTasksPerPrincipal) {
+        this(authentication, extendedCard, maxTasksPerPrincipal, DEFAULT_MAX_STREAMS_PER_PRINCIPAL);
     }
 
     /**

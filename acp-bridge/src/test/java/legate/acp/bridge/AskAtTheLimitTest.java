@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.acp.BridgeFixture;
 import legate.acp.FakeAgents;
@@ -19,6 +20,8 @@ import legate.acp.log.BridgeTelemetry;
 import legate.acp.permission.PermissionRules;
 import legate.testsupport.Cleanup;
 import legate.testsupport.StreamRecorder;
+import lf.a2a.v1.GetTaskRequest;
+import lf.a2a.v1.Task;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,9 +41,13 @@ class AskAtTheLimitTest {
     Path dir;
 
     private BridgeFixture bridge(int maxTasksPerPrincipal) {
+        return bridge(maxTasksPerPrincipal, Duration.ofMinutes(5));
+    }
+
+    private BridgeFixture bridge(int maxTasksPerPrincipal, Duration askTimeout) {
         return cleanup.register(new BridgeFixture(FakeAgents.backend(), dir.resolve("sandboxes"), ProcessLauncher.system(),
                 PermissionRules.builtIn("default", false, true), BridgeLogs.disabled(), Clock.systemUTC(),
-                Duration.ofMinutes(5), ConversationRecords.NONE, new InMemoryTaskStore(), 16,
+                askTimeout, ConversationRecords.NONE, new InMemoryTaskStore(), 16,
                 BridgeTelemetry.none("fake"), maxTasksPerPrincipal));
     }
 
@@ -79,5 +86,44 @@ class AskAtTheLimitTest {
             assertThat(answered.finalState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
             assertThat(answer(answered)).isEqualTo("permission: selected no");
         }
+    }
+
+    @Test
+    void atALimitOfOneTasksWaitingAtQuestionsAreCanceledAtOnceAndLeaveTheirPlacesFree() throws Exception {
+        BridgeFixture bridge = bridge(1);
+        StreamRecorder first = bridge.send(ctx(), "", "permission edit /etc/hosts").awaitEnd();
+        // The first waits at its question and holds no place: a second task starts and asks too.
+        StreamRecorder second = bridge.send(ctx(), "", "permission edit /etc/hosts").awaitEnd();
+        assertThat(second.finalState()).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+        // PROTOCOL (A2A §3.1.5): CancelTask reaches a waiting execution and the task ends CANCELED (it was -32002
+        // after 30 s while a refused reply's claim froze the execution).
+        for (StreamRecorder asked : List.of(first, second)) {
+            Task canceled = bridge.cancel(asked.taskId());
+            assertThat(canceled.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_CANCELED);
+        }
+        assertThat(bridge.executionsEnded.tryAcquire(2, 30, TimeUnit.SECONDS)).as("both executions ended").isTrue();
+        // Nothing is counted any more: a task runs at the limit of one.
+        assertThat(answer(bridge.run(ctx(), "echo after"))).isEqualTo("after");
+    }
+
+    @Test
+    void atALimitOfOneTheAskTimeoutStillFiresForEveryWaitingTaskAndEachCompletes() throws Exception {
+        BridgeFixture bridge = bridge(1, Duration.ofMillis(300));
+        List<StreamRecorder> asked = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            StreamRecorder r = bridge.send(ctx(), "", "permission edit /etc/hosts").awaitEnd();
+            assertThat(r.finalState()).as("task " + i).isEqualTo(TaskState.TASK_STATE_INPUT_REQUIRED);
+            asked.add(r);
+        }
+        // No answer: each question times out, the agent gets its own refusal and the turn completes.
+        assertThat(bridge.executionsEnded.tryAcquire(2, 30, TimeUnit.SECONDS)).as("both turns went on and ended").isTrue();
+        for (StreamRecorder r : asked) {
+            Task done = bridge.handler.getTask(GetTaskRequest.newBuilder().setId(r.taskId()).build());
+            assertThat(done.getStatus().getState()).isEqualTo(TaskState.TASK_STATE_COMPLETED);
+            assertThat(done.getArtifacts(0).getParts(0).getText()).isEqualTo("permission: selected no");
+        }
+        // Both took their places back when their questions timed out, and gave them back at the end.
+        assertThat(answer(bridge.run(ctx(), "echo after"))).isEqualTo("after");
     }
 }

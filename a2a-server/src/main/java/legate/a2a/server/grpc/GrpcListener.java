@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class GrpcListener {
     /** Malformed requests are a caller's to send as often as it likes: one log line a minute at most. */
     private static final Duration MALFORMED_LOG_INTERVAL = Duration.ofMinutes(1);
+    /** How long a connection with no call in flight stays open, as the HTTP listener's idle timeout. */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(120);
 
     private final Server server;
     private final A2aGrpcService service;
@@ -51,6 +53,17 @@ public final class GrpcListener {
     public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
                         TlsIdentity tls, ClientCertificateCheck clientCheck, ServerMetrics metrics,
                         PeerForwarding forwarding) {
+        this(host, port, maxMessageBytes, authentication, tls, clientCheck, metrics, forwarding, IDLE_TIMEOUT);
+    }
+
+    /**
+     * The same, closing a connection that has had no call for {@code idleTimeout}.
+     *
+     * @param idleTimeout how long a connection with no call in flight stays open ({@link #IDLE_TIMEOUT})
+     */
+    public GrpcListener(String host, int port, int maxMessageBytes, CallerAuthentication authentication,
+                        TlsIdentity tls, ClientCertificateCheck clientCheck, ServerMetrics metrics,
+                        PeerForwarding forwarding, Duration idleTimeout) {
         this.host = host;
         this.requestedPort = port;
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
@@ -59,6 +72,10 @@ public final class GrpcListener {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
                 .maxInboundMessageSize(maxMessageBytes)
+                // DEFECT (issue 30): a gRPC connection with no call stayed open for good (grpc-java's default),
+                // where the HTTP listener closes one after its idle timeout; held calls are bounded by
+                // MAX_STREAMS_PER_PRINCIPAL, and an idle connection now goes as it does over HTTP.
+                .maxConnectionIdle(idleTimeout.toNanos(), TimeUnit.NANOSECONDS)
                 // Outermost: a request that is not valid protobuf is refused before any interceptor runs.
                 .addService(MalformedRequests.guard(ServerInterceptors.intercept(service,
                         new CallerInterceptor(authentication, counter), new FirstEventIds()),

@@ -58,6 +58,7 @@ public final class RequestHandler implements AutoCloseable {
     /** Null: this agent sends no push notifications, and every push method answers -32003. */
     private final PushNotifications push;
     private final InstanceGroup group;
+    private final StreamQuota streams;
 
     /** The operations of an instance alone on its store, with no extended card and no limit per caller. */
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, Clock clock,
@@ -121,6 +122,21 @@ public final class RequestHandler implements AutoCloseable {
     public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
                           Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
                           InstanceGroup group, ServerMetrics metrics, Tracing tracing, PushNotifications push) {
+        this(executor, store, card, extendedCard, clock, ids, cancelWait, turns, maxTasksPerPrincipal, group, metrics,
+                tracing, push, StreamQuota.UNLIMITED);
+    }
+
+    /**
+     * The same, holding at most {@code maxStreamsPerPrincipal} streams open for one principal.
+     *
+     * @param maxStreamsPerPrincipal the most SendStreamingMessage and SubscribeToTask streams one principal may
+     *     hold open at once, on all bindings together (0: no limit)
+     */
+    public RequestHandler(AgentExecutor executor, TaskStore store, AgentCard card, AgentCard extendedCard, Clock clock,
+                          Supplier<String> ids, Duration cancelWait, ExecutorService turns, int maxTasksPerPrincipal,
+                          InstanceGroup group, ServerMetrics metrics, Tracing tracing, PushNotifications push,
+                          int maxStreamsPerPrincipal) {
+        this.streams = new StreamQuota(maxStreamsPerPrincipal);
         this.push = card.getCapabilities().getPushNotifications() ? push : null;
         this.group = group;
         LiveTurns live = new LiveTurns();
@@ -155,7 +171,9 @@ public final class RequestHandler implements AutoCloseable {
 
     public Subscription sendStreamingMessage(SendMessageRequest request, Principal caller) {
         requireStreaming();
-        return sending.stream(request, caller.owner());
+        // Before the turn opens: a refused stream leaves no task behind and runs nothing.
+        Runnable place = streams.hold(caller.owner());
+        return heldUntilOver(place, () -> sending.stream(request, caller.owner()));
     }
 
     public Task getTask(GetTaskRequest request) {
@@ -203,7 +221,21 @@ public final class RequestHandler implements AutoCloseable {
      */
     public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId, Principal caller) {
         requireStreaming();
-        return subscribing.subscribe(request, lastEventId, caller.owner());
+        Runnable place = streams.hold(caller.owner());
+        return heldUntilOver(place, () -> subscribing.subscribe(request, lastEventId, caller.owner()));
+    }
+
+    /** The stream {@code open} makes, its place in {@link StreamQuota} given back when it is over or cannot be made. */
+    private static Subscription heldUntilOver(Runnable place, Supplier<Subscription> open) {
+        Subscription s;
+        try {
+            s = open.get();
+        } catch (RuntimeException e) {
+            place.run();
+            throw e;
+        }
+        s.whenOver(place);
+        return s;
     }
 
     /**

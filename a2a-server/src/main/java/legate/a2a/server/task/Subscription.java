@@ -51,6 +51,9 @@ public final class Subscription {
     private boolean ended;
     // Written without the lock by cancel(), which may run on a thread that must not wait for a publisher.
     private volatile boolean canceled;
+    /** Run once when the subscription is over; set before any binding sees it ({@link #whenOver}). */
+    private volatile Runnable over = () -> {
+    };
 
     /** @param onCancel told which subscription its reader gave up, so the task stops delivering to it */
     Subscription(Consumer<Subscription> onCancel) {
@@ -92,11 +95,31 @@ public final class Subscription {
             return;
         }
         ended = last;
+        if (last) {
+            // Before the last signal leaves: a client that has read the end finds the stream's place free.
+            over.run();
+        }
         if (listener != null) {
             listener.accept(s);
         } else {
             queue.add(s);
             notifyAll();
+        }
+    }
+
+    /**
+     * Runs {@code action} once the subscription is over: its last signal given (End or Failure),
+     * or its reader gone ({@link #cancel}); at once when it is already over. It may run twice (an
+     * end, then a cancel): the action must be idempotent.
+     */
+    void whenOver(Runnable action) {
+        over = action;
+        boolean already;
+        synchronized (this) {
+            already = ended;
+        }
+        if (already || canceled) {
+            action.run();
         }
     }
 
@@ -132,5 +155,6 @@ public final class Subscription {
     public void cancel() {
         canceled = true;
         onCancel.accept(this);
+        over.run();
     }
 }
