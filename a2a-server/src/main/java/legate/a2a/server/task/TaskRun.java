@@ -73,7 +73,7 @@ final class TaskRun implements EventSink {
     private boolean streamsEnded;
     /** The sequence number of the task's latest logged event (0 for a new task). */
     private long lastSeq;
-    /** The caller is answered with this turn's first event (returnImmediately): it must be durable. */
+    /** The caller hears of the task from this turn's first event (returnImmediately, a stream): it must be durable. */
     private final boolean answersWithFirstEvent;
     /** True once the executor asked a question it waits for ({@link #awaitReply}): it does not return at INPUT_REQUIRED. */
     private boolean continuesAfterQuestion;
@@ -256,10 +256,11 @@ final class TaskRun implements EventSink {
         StreamResponse applied = apply(event);
         if (!applied.hasMessage()) {
             // Acknowledge after commit: the event that ends the turn is durable before anyone hears
-            // of it, and so is the first event when it is the whole answer (returnImmediately). The
-            // others are ordered in the log and committed shortly after.
-            // DEFECT: a task answered with returnImmediately was lost by a kill -9 before its first
-            // commit, and a GetTask after the restart found no such task.
+            // of it, and so is a new task's first event when the caller is told of it before the turn
+            // ends (returnImmediately, a stream's first frame). The others are ordered in the log and
+            // committed shortly after.
+            // DEFECT: a task answered with returnImmediately, or streamed, was lost by a kill -9 before
+            // its first commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
             store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
