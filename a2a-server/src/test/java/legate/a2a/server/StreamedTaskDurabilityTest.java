@@ -2,6 +2,11 @@ package legate.a2a.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -16,14 +21,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import legate.a2a.model.ProtoJson;
+import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.card.LegateCards;
 import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.TaskEvent;
 import legate.testsupport.Cleanup;
 import legate.wire.json.WireJson;
-import legate.wire.sse.SseEvent;
 import legate.wire.sse.SseParser;
+import lf.a2a.v1.A2AServiceGrpc;
+import lf.a2a.v1.Message;
+import lf.a2a.v1.Part;
+import lf.a2a.v1.Role;
+import lf.a2a.v1.SendMessageRequest;
+import lf.a2a.v1.StreamResponse;
 import lf.a2a.v1.TaskState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,7 +46,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * been given answered -32001 after the restart. PROTOCOL (A2A §3.1.2, README "Tasks that last"): a
  * caller told a task's id finds that task after a crash. The stream's first frame now waits for the
  * creation's commit, and only for that one: the store's commit is held here, and no frame may
- * reach the caller until it is released.
+ * reach the caller until it is released, on each binding (JSON-RPC, HTTP+JSON, gRPC, v0.3).
+ * {@code cli} {@code RestartTest} checks the same with a real process killed after its first frame.
  */
 class StreamedTaskDurabilityTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -79,6 +92,8 @@ class StreamedTaskDurabilityTest {
         }
     }
 
+    private AgentServer server;
+
     private int serve(HeldCreation store) throws Exception {
         AgentExecutor working = (ctx, events) -> {
             events.task(ctx.initialTask());
@@ -86,19 +101,20 @@ class StreamedTaskDurabilityTest {
             finish.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             events.status(TaskState.TASK_STATE_COMPLETED, events.agentText("done"));
         };
-        AgentServer server = AgentServer.create(ServerConfig.loopback(0),
+        server = AgentServer.create(ServerConfig.loopback(0),
                 p -> LegateCards.jsonRpc("working", "d", "http://127.0.0.1:" + p + "/").build(), working, store,
                 Clock.systemUTC());
         return cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
     }
 
-    private static BlockingQueue<SseEvent> stream(URI uri, String body) {
-        BlockingQueue<SseEvent> frames = new LinkedBlockingQueue<>();
-        HTTP.sendAsync(HttpRequest.newBuilder(uri).header("Content-Type", "application/json").header("A2A-Version", "1.0")
+    /** The data of each SSE frame of the answer to {@code body}, as it arrives. */
+    private static BlockingQueue<String> stream(URI uri, String version, String body) {
+        BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+        HTTP.sendAsync(HttpRequest.newBuilder(uri).header("Content-Type", "application/json").header("A2A-Version", version)
                         .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofInputStream()).thenAccept(r -> Thread.ofVirtual().start(() -> {
                     try (InputStream in = r.body()) {
-                        new SseParser(1 << 20).parse(in, frames::add);
+                        new SseParser(1 << 20).parse(in, f -> frames.add(f.data()));
                     } catch (IOException e) {
                         // the stream ended
                     }
@@ -106,28 +122,61 @@ class StreamedTaskDurabilityTest {
         return frames;
     }
 
+    /** Each StreamResponse of a gRPC SendStreamingMessage, as ProtoJSON, as it arrives. */
+    private BlockingQueue<String> grpcStream() {
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext().build();
+        cleanup.register(() -> {
+            channel.shutdownNow();
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        });
+        Metadata headers = new Metadata();
+        headers.put(GrpcMetadata.VERSION, "1.0");
+        BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+        A2AServiceGrpc.newStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+                .sendStreamingMessage(SendMessageRequest.newBuilder().setMessage(Message.newBuilder().setMessageId("m1")
+                        .setRole(Role.ROLE_USER).addParts(Part.newBuilder().setText("work"))).build(),
+                        new StreamObserver<>() {
+                            @Override
+                            public void onNext(StreamResponse value) {
+                                frames.add(ProtoJson.print(value));
+                            }
+
+                            @Override
+                            public void onError(Throwable t) {
+                                frames.add("{\"error\":\"" + t.getClass().getSimpleName() + "\"}");
+                            }
+
+                            @Override
+                            public void onCompleted() {
+                                // the stream ended
+                            }
+                        });
+        return frames;
+    }
+
     private static String message() {
         return "{\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"work\"}]}}";
     }
 
-    private void theFirstFrameWaitsForTheCreationsCommit(HeldCreation store, BlockingQueue<SseEvent> frames,
-                                                        String taskPath) throws Exception {
+    private void theFirstFrameWaitsForTheCreationsCommit(HeldCreation store, BlockingQueue<String> frames,
+                                                        String taskPath, String completed) throws Exception {
         assertThat(store.creationWaiting.await(WAIT.toMillis(), TimeUnit.MILLISECONDS))
                 .as("the stream's new task is appended durably").isTrue();
         assertThat(frames.poll(300, TimeUnit.MILLISECONDS)).as("a frame written before the task is committed").isNull();
         store.release.countDown();
-        SseEvent first = frames.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        String first = frames.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(first).as("the first frame, once committed").isNotNull();
-        String taskId = WireJson.mapper().readTree(first.data()).at(taskPath).asText();
+        String taskId = WireJson.mapper().readTree(first).at(taskPath).asText();
         assertThat(taskId).isNotEmpty();
         assertThat(store.holds(taskId)).as("the task the first frame names is in the store").isTrue();
         finish.countDown();
-        SseEvent last = first;
-        for (SseEvent f = frames.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS); f != null;
-                f = frames.poll(500, TimeUnit.MILLISECONDS)) {
+        String last = first;
+        for (int i = 0; i < 10 && !last.contains(completed); i++) {
+            String f = frames.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(f).as("the frames after the first, up to the end of the turn").isNotNull();
             last = f;
         }
-        assertThat(last.data()).contains("TASK_STATE_COMPLETED");
+        assertThat(last).contains(completed);
         // Cheap: the creation and the turn's end wait for a commit, the WORKING update in between does not.
         assertThat(store.durableSeqs).containsExactly(1L, 3L);
     }
@@ -136,16 +185,34 @@ class StreamedTaskDurabilityTest {
     void jsonRpcSendStreamingMessageWritesNoFrameBeforeTheNewTaskIsCommitted() throws Exception {
         HeldCreation store = new HeldCreation();
         int port = serve(store);
-        BlockingQueue<SseEvent> frames = stream(URI.create("http://127.0.0.1:" + port + "/"),
+        BlockingQueue<String> frames = stream(URI.create("http://127.0.0.1:" + port + "/"), "1.0",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\",\"params\":" + message() + "}");
-        theFirstFrameWaitsForTheCreationsCommit(store, frames, "/result/task/id");
+        theFirstFrameWaitsForTheCreationsCommit(store, frames, "/result/task/id", "TASK_STATE_COMPLETED");
     }
 
     @Test
     void restMessageStreamWritesNoFrameBeforeTheNewTaskIsCommitted() throws Exception {
         HeldCreation store = new HeldCreation();
         int port = serve(store);
-        BlockingQueue<SseEvent> frames = stream(URI.create("http://127.0.0.1:" + port + "/message:stream"), message());
-        theFirstFrameWaitsForTheCreationsCommit(store, frames, "/task/id");
+        BlockingQueue<String> frames = stream(URI.create("http://127.0.0.1:" + port + "/message:stream"), "1.0",
+                message());
+        theFirstFrameWaitsForTheCreationsCommit(store, frames, "/task/id", "TASK_STATE_COMPLETED");
+    }
+
+    @Test
+    void grpcSendStreamingMessageSendsNoEventBeforeTheNewTaskIsCommitted() throws Exception {
+        HeldCreation store = new HeldCreation();
+        serve(store);
+        theFirstFrameWaitsForTheCreationsCommit(store, grpcStream(), "/task/id", "TASK_STATE_COMPLETED");
+    }
+
+    @Test
+    void v03MessageStreamWritesNoFrameBeforeTheNewTaskIsCommitted() throws Exception {
+        HeldCreation store = new HeldCreation();
+        int port = serve(store);
+        BlockingQueue<String> frames = stream(URI.create("http://127.0.0.1:" + port + "/v0.3/"), "0.3",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/stream\",\"params\":{\"message\":{\"kind\":\"message\","
+                        + "\"messageId\":\"m1\",\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"work\"}]}}}");
+        theFirstFrameWaitsForTheCreationsCommit(store, frames, "/result/id", "\"completed\"");
     }
 }
