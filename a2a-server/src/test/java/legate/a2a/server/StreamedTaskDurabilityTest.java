@@ -215,4 +215,41 @@ class StreamedTaskDurabilityTest {
                         + "\"messageId\":\"m1\",\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"work\"}]}}}");
         theFirstFrameWaitsForTheCreationsCommit(store, frames, "/result/id", "\"completed\"");
     }
+
+    /** A store whose commit of a new task's first event fails, as a SQLite batch does when the disk is full. */
+    static final class FailedCreation extends ForwardingTaskStore {
+        FailedCreation() {
+            super(new InMemoryTaskStore());
+        }
+
+        @Override
+        public void append(TaskEvent event, boolean durable) {
+            if (durable && event.seq() == 1) {
+                throw new IllegalStateException("disk full (a test's store)");
+            }
+            store.append(event, durable);
+        }
+    }
+
+    @Test
+    void aCreationThatCannotBeCommittedEndsTheStreamWithAnErrorAndNamesNoTask() throws Exception {
+        // A caller must never be given the id of a task the store does not hold: the stream ends with
+        // an error instead (-32603, no stack trace), and does not hang. It hung before: the turn's end
+        // could not be stored either, and nothing ended the stream.
+        AgentExecutor working = (ctx, events) -> {
+            events.task(ctx.initialTask());
+            events.status(TaskState.TASK_STATE_COMPLETED, events.agentText("done"));
+        };
+        server = AgentServer.create(ServerConfig.loopback(0),
+                p -> LegateCards.jsonRpc("working", "d", "http://127.0.0.1:" + p + "/").build(), working,
+                new FailedCreation(), Clock.systemUTC());
+        int port = cleanup.start("the agent", server, AgentServer::start, AgentServer::openStreams);
+        HttpResponse<String> answer = HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                .header("Content-Type", "application/json").header("A2A-Version", "1.0")
+                .header("Accept", "text/event-stream").timeout(WAIT)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendStreamingMessage\","
+                        + "\"params\":" + message() + "}")).build(), HttpResponse.BodyHandlers.ofString()).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(answer.body()).doesNotContain("\"task\"").contains("-32603")
+                .contains("the task store could not record the task").doesNotContain("disk full").doesNotContain("at legate.");
+    }
 }
