@@ -65,6 +65,10 @@ class SettingKeysTest {
         Set<String> legates = new TreeSet<>(OWN.exact());
         legates.addAll(envExampleKeys());
         legates.addAll(readmeKeys());
+        // The secrets issue 30 names, each checked below on its own: passwords, tokens, keys and the files holding them.
+        assertThat(legates).contains("DATABASE_URL", "MCP_TOKEN", "MCP_TOKEN_FILE", "A2A_CLIENT_SECRET", "A2A_CLIENT_KEY",
+                "A2A_TOKEN", "A2A_API_KEY", "A2A_TOKEN_CODER", "A2A_TOKENS_FILE", "A2A_JWT_KEY", "METRICS_TOKEN",
+                "PUSH_SIGNING_KEY", "CARD_SIGNING_KEY", "TLS_KEY", "TOKEN");
         // The bridge's own environment, as the launcher is given it: every Legate key set to a secret of its own.
         Map<String, String> parent = new HashMap<>();
         legates.forEach(k -> parent.put(k, "secret-of-" + k));

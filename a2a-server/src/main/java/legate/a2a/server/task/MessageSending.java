@@ -66,14 +66,18 @@ final class MessageSending {
 
     /** Streaming: the subscription receives every event of the turn, the Task first. */
     Subscription stream(SendMessageRequest request, String owner) {
-        TurnLauncher.Turn turn = open(request, false, owner);
+        // The stream's first frame tells the caller the new task's id: its creation is committed before
+        // that frame is written, as for returnImmediately. Only the first event waits; the rest do not.
+        // DEFECT: a kill -9 right after the first frames (the Task, WORKING) lost the task; GetTask of
+        // the id the caller was given answered -32001 after the restart.
+        TurnLauncher.Turn turn = open(request, true, owner);
         // Subscribed before the executor runs, so the stream misses nothing.
         Subscription events = turn.run().subscribe();
         launcher.launch(turn);
         return events;
     }
 
-    /** @param answersWithFirstEvent the caller is answered with the turn's first event alone */
+    /** @param answersWithFirstEvent the caller hears of the task before its turn ends (returnImmediately, a stream) */
     private TurnLauncher.Turn open(SendMessageRequest request, boolean answersWithFirstEvent, String owner) {
         if (!request.hasMessage()) {
             throw A2aError.INVALID_PARAMS.exception("params.message is required");

@@ -75,7 +75,7 @@ final class TaskRun implements EventSink {
     private boolean streamsEnded;
     /** The sequence number of the task's latest logged event (0 for a new task). */
     private long lastSeq;
-    /** The caller is answered with this turn's first event (returnImmediately): it must be durable. */
+    /** The caller hears of the task from this turn's first event (returnImmediately, a stream): it must be durable. */
     private final boolean answersWithFirstEvent;
     /** True once the executor asked a question it waits for ({@link #awaitReply}): it does not return at INPUT_REQUIRED. */
     private boolean continuesAfterQuestion;
@@ -296,13 +296,19 @@ final class TaskRun implements EventSink {
         StreamResponse applied = apply(event);
         if (!applied.hasMessage()) {
             // Acknowledge after commit: the event that ends the turn is durable before anyone hears
-            // of it, and so is the first event when it is the whole answer (returnImmediately). The
-            // others are ordered in the log and committed shortly after.
-            // DEFECT: a task answered with returnImmediately was lost by a kill -9 before its first
-            // commit, and a GetTask after the restart found no such task.
+            // of it, and so is a new task's first event when the caller is told of it before the turn
+            // ends (returnImmediately, a stream's first frame). The others are ordered in the log and
+            // committed shortly after.
+            // DEFECT: a task answered with returnImmediately, or streamed, was lost by a kill -9 before
+            // its first commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
-            store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
+            try {
+                store.append(new TaskEvent(++lastSeq, applied, current, owner), endsTurn || answer);
+            } catch (RuntimeException e) {
+                unrecorded();
+                throw e;
+            }
         }
         if (!applied.hasMessage() && current.getStatus().getState() != counted) {
             metrics.moved(counted, current.getStatus().getState());
@@ -579,6 +585,31 @@ final class TaskRun implements EventSink {
         turnEnded.completeExceptionally(stopping);
         settled.complete(null);
         endSubscribers();
+    }
+
+    /**
+     * The store refused one of the turn's events (its commit failed: a full disk, a lost database):
+     * the turn is over, and its streams and waiters are told so rather than left waiting for events
+     * that will never be stored. The exception goes on to the executor; the task stays as stored,
+     * and a restart fails it if it was running. No event after the refused one is sent to anyone.
+     * DEFECT (issue 30, item 7): a stream's first frame waits for its task's commit; when that commit
+     * failed, the turn's end could not be stored either and the stream hung with no answer at all.
+     */
+    private void unrecorded() {
+        finished = true;
+        countEnd();
+        if (reply != null) {
+            reply.complete(null);
+        }
+        A2aException error = A2aError.INTERNAL.exception("the task store could not record the task; see the agent's log");
+        for (Subscription s : subscribers) {
+            s.fail(error);
+        }
+        subscribers.clear();
+        streamsEnded = true;
+        firstEvent.completeExceptionally(error);
+        turnEnded.completeExceptionally(error);
+        settled.complete(null);
     }
 
     synchronized Subscription subscribe() {

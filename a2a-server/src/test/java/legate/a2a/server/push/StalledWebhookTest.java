@@ -24,10 +24,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * DEFECT (issue 30, item 5): the attempt's timeout covered the answer's headers only, so a webhook
- * that answered 200 and then sent its body a byte at a time (or never finished it) held the delivery,
- * a socket and a thread forever, and the task's later events were never sent. One deadline covers an
- * attempt, body included; past it the attempt fails, its connection is closed, and it is retried like
- * any other failure (README "Push notifications").
+ * that answered 200 and then trickled its body (here a byte every 50 ms, so no read is ever idle
+ * for long) held the delivery, a socket and a thread until the body ended, or forever, and the
+ * task's later events were never sent. One deadline covers an attempt, body included; past it the
+ * attempt fails, its connection is closed, and it is retried like any other failure (README "Push
+ * notifications").
  */
 class StalledWebhookTest {
     private static final Duration ATTEMPT = Duration.ofMillis(400);
@@ -36,7 +37,7 @@ class StalledWebhookTest {
     final Cleanup cleanup = new Cleanup();
 
     @Test
-    void aWebhookThatNeverFinishesItsBodyFailsTheAttemptWhichIsRetriedAndLaterEventsArrive() throws Exception {
+    void aWebhookThatTricklesItsBodyFailsTheAttemptAtItsDeadlineWhichIsRetriedAndLaterEventsArrive() throws Exception {
         ServerSocket listener = cleanup.register(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
         BlockingQueue<String> bodies = new LinkedBlockingQueue<>();
         CountDownLatch stalledClosed = new CountDownLatch(1);
@@ -80,19 +81,29 @@ class StalledWebhookTest {
         assertThat(later.get(1)).contains("TASK_STATE_COMPLETED");
     }
 
-    /** Reads the request, answers 200 with a body of 1000 bytes, sends one, then nothing: waits to be closed. */
+    /**
+     * Reads the request, answers 200 with a body of 1000 bytes, and trickles it, a byte every 50 ms:
+     * never idle long enough for a read timeout, 50 s to finish. Returns once Legate closes the
+     * connection (a write fails) or the body is all sent, which the test counts as not closed.
+     */
     private static void stall(Socket s, BlockingQueue<String> bodies, CountDownLatch closed) {
         try (s) {
             bodies.add(readRequestBody(s.getInputStream()));
             OutputStream out = s.getOutputStream();
-            out.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nx".getBytes(StandardCharsets.US_ASCII));
+            out.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            // Ends (-1 or a reset) only when the other side gives up on the answer.
-            while (s.getInputStream().read() >= 0) {
-                // a second request on this connection is not expected; keep reading until it closes
+            for (int sent = 0; sent < 1000; sent++) {
+                out.write('x');
+                out.flush();
+                // The trickle's pace, not a wait for an event: the receiver is slow on purpose.
+                Thread.sleep(50);
             }
+            return;
         } catch (IOException e) {
-            // a reset is a close too
+            // the other side gave up on the answer and closed the connection
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
         closed.countDown();
     }
