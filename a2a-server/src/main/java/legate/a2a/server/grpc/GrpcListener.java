@@ -20,6 +20,7 @@ import legate.a2a.server.edge.TlsIdentity;
 import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.task.RequestHandler;
+import legate.wire.http.KnownHosts;
 
 /**
  * The gRPC binding's listener (A2A §10): grpc-java on Netty serving {@code lf.a2a.v1.A2AService} on
@@ -35,6 +36,7 @@ public final class GrpcListener {
     private final ExecutorService calls;
     private final String host;
     private final int requestedPort;
+    private final AuthorityInterceptor authority = new AuthorityInterceptor();
 
     /**
      * @param port 0 for any free port ({@link #start()} returns the one bound)
@@ -53,8 +55,9 @@ public final class GrpcListener {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .executor(calls)
                 .maxInboundMessageSize(maxMessageBytes)
+                // The last interceptor given runs first: the authority before the caller's credential.
                 .addService(ServerInterceptors.intercept(service, new CallerInterceptor(authentication, counter),
-                        new FirstEventIds()));
+                        new FirstEventIds(), authority));
         if (tls != null) {
             builder.sslContext(sslContext(tls, clientCheck));
         }
@@ -77,8 +80,9 @@ public final class GrpcListener {
         return port();
     }
 
-    /** From now on every call is answered by {@code handler}. */
-    public void serve(RequestHandler handler) {
+    /** From now on every call whose {@code :authority} is one of {@code hosts} is answered by {@code handler}. */
+    public void serve(RequestHandler handler, KnownHosts hosts) {
+        authority.answer(hosts);
         service.serve(handler);
     }
 
