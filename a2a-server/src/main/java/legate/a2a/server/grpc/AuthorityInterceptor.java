@@ -16,7 +16,10 @@ import legate.wire.http.KnownHosts;
  * <p>A browser cannot speak gRPC to this port (no browser sends h2c, and over TLS a rebound name
  * fails the certificate), so this is consistency rather than the rebinding defence itself: every
  * listener answers the same names, and ALLOWED_HOSTS means the same everywhere. The names are known
- * once the card is built, after the port is bound; until then no call is served anyway.
+ * once the card is built, after the port is bound; until then only the loopback names pass, and
+ * the service answers UNAVAILABLE anyway.
+ *
+ * <p>DEFECT (issue 30, defect 3): the gRPC port ran a call whatever authority it named.
  */
 final class AuthorityInterceptor implements ServerInterceptor {
     // Until the names are known, the loopback names only: nothing is served before then anyway.
