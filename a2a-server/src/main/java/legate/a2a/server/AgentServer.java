@@ -260,8 +260,12 @@ public final class AgentServer implements AutoCloseable {
                 RandomIds::next, config.cancelWait(), turns, security.maxTasksPerPrincipal(), group, metrics,
                 telemetry.tracing(), pushing, security.maxStreamsPerPrincipal());
         this.handler = h;
+        // Every listener (gRPC and the /metrics one too) answers only the names the server is known by,
+        // and refuses a browser page of another origin unless CORS_ORIGINS allows it (README "Security").
+        ServerNames names = ServerNames.of(config.host(), card.getSupportedInterfacesList().stream()
+                .map(AgentInterface::getUrl).toList(), edge.allowedHosts(), group.url());
         if (grpc != null) {
-            grpc.serve(h);
+            grpc.serve(h, names.hosts());
         }
         Handler cardHandler = new AgentCardHandler(card, clock.instant());
         JsonRpcHandler rpc = new JsonRpcHandler(h, authentication, config.maxBodyBytes(),
@@ -324,10 +328,6 @@ public final class AgentServer implements AutoCloseable {
                 return false;
             }
         };
-        // Every listener (the /metrics one too) answers only the names the server is known by, and
-        // refuses a browser page of another origin unless CORS_ORIGINS allows it (README "Security").
-        ServerNames names = ServerNames.of(config.host(), card.getSupportedInterfacesList().stream()
-                .map(AgentInterface::getUrl).toList(), edge.allowedHosts());
         jetty.setHandler(new HostHandler(names.hosts(), new CorsHandler(edge.cors(), names.ownOrigins(), routes)));
         // A request with a path Jetty could not read is most likely a REST one: only REST paths carry
         // ids a client percent-encodes; a JSON-RPC client POSTs to one fixed URL.

@@ -6,13 +6,10 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
+import legate.wire.http.KnownHosts;
 
 /**
  * The DNS-rebinding defence in front of the MCP endpoint: a request whose Host (or Origin) names a
@@ -25,47 +22,29 @@ import java.util.Set;
  * port). A wider bind accepts those and what MCP_ALLOWED_HOSTS lists.
  */
 public final class HostGuard extends HttpFilter {
-    private static final Set<String> LOOPBACK_NAMES = Set.of("127.0.0.1", "localhost", "[::1]");
-
     private final boolean loopbackOnly;
-    private final List<String> allowed;
+    private final KnownHosts hosts;
 
     /**
      * @param bindHost the address the endpoint binds
-     * @param allowedHosts MCP_ALLOWED_HOSTS: a name (any port) or name:port (that port only)
+     * @param allowedHosts MCP_ALLOWED_HOSTS: a name (any port) or name:port (that port only); no
+     *     {@code *}: the endpoint runs beside the agent that calls it and never needs every Host
      */
     public HostGuard(String bindHost, List<String> allowedHosts) {
         this.loopbackOnly = isLoopback(bindHost);
-        this.allowed = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+        this.hosts = KnownHosts.of(loopbackOnly ? List.of()
+                : allowedHosts.stream().filter(h -> !h.strip().equals("*")).toList());
     }
 
     /** Whether a bind on this address reaches only this machine. */
     public static boolean isLoopback(String bindHost) {
-        String h = bindHost.startsWith("[") && bindHost.endsWith("]") ? bindHost.substring(1, bindHost.length() - 1) : bindHost;
-        if (h.equalsIgnoreCase("localhost")) {
-            return true;
-        }
-        try {
-            // Literal addresses only: a name is not resolved here, so a bind on a name counts as wide.
-            return h.matches("[0-9.]+|[0-9a-fA-F:]+") && InetAddress.getByName(h).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        return KnownHosts.isLoopback(bindHost);
     }
 
     /** Whether a Host header value (name or name:port) is one this endpoint answers to. */
     boolean allowsHost(String hostHeader) {
-        if (hostHeader == null || hostHeader.isBlank()) {
-            // PROTOCOL (RFC 9112 §3.2): HTTP/1.1 requires Host; without one nothing can be checked.
-            return false;
-        }
-        String host = hostHeader.strip().toLowerCase(Locale.ROOT);
-        String name = withoutPort(host);
-        if (LOOPBACK_NAMES.contains(name)) {
-            // A rebinding page cannot make the browser send a loopback name, so these are safe on any bind.
-            return true;
-        }
-        return !loopbackOnly && allowed.stream().anyMatch(a -> a.equals(host) || a.equals(name));
+        // PROTOCOL (RFC 9112 §3.2): HTTP/1.1 requires Host; without one nothing can be checked, so it is refused.
+        return hosts.allows(hostHeader);
     }
 
     /** Whether an Origin header, when there is one, names an allowed host; browsers send it, tools do not. */
@@ -100,15 +79,6 @@ public final class HostGuard extends HttpFilter {
             return;
         }
         chain.doFilter(request, response);
-    }
-
-    private static String withoutPort(String host) {
-        if (host.startsWith("[")) {
-            int close = host.indexOf(']');
-            return close < 0 ? host : host.substring(0, close + 1);
-        }
-        int colon = host.indexOf(':');
-        return colon < 0 ? host : host.substring(0, colon);
     }
 
     private static String quote(String s) {

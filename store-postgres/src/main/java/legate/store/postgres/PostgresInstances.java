@@ -91,6 +91,11 @@ public final class PostgresInstances implements InstanceGroup {
     }
 
     @Override
+    public Optional<URI> url() {
+        return Optional.ofNullable(url);
+    }
+
+    @Override
     public Optional<URI> runnerElsewhere(String contextId) {
         return switch (leases.place(contextId, settings.id())) {
             case ContextLeases.Placement.Here here -> Optional.empty();

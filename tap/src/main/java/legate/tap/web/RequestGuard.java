@@ -2,8 +2,8 @@ package legate.tap.web;
 
 import com.sun.net.httpserver.HttpExchange;
 import java.net.URI;
-import java.util.Locale;
-import java.util.Set;
+import java.util.List;
+import legate.wire.http.KnownHosts;
 
 /**
  * Who the inspector answers. The page shows an agent's traffic and can send it messages, so another
@@ -20,7 +20,7 @@ import java.util.Set;
 final class RequestGuard {
     /** The header the page's own script sends with every request that changes something. */
     static final String HEADER = "X-Legate-Inspector";
-    private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "[::1]");
+    private static final KnownHosts LOOPBACK = KnownHosts.of(List.of());
 
     private final boolean loopbackOnly;
 
@@ -32,7 +32,7 @@ final class RequestGuard {
     /** Why the request is refused, or null when it may be served. */
     String refusal(HttpExchange exchange, boolean changes) {
         String host = exchange.getRequestHeaders().getFirst("Host");
-        if (loopbackOnly && (host == null || !LOOPBACK.contains(hostName(host)))) {
+        if (loopbackOnly && !LOOPBACK.allows(host)) {
             return "the inspector answers only loopback names (Host: " + host + ")";
         }
         if (!changes) {
@@ -54,15 +54,5 @@ final class RequestGuard {
             }
         }
         return null;
-    }
-
-    private static String hostName(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            int end = h.indexOf(']');
-            return end < 0 ? h : h.substring(0, end + 1);
-        }
-        int colon = h.indexOf(':');
-        return colon < 0 ? h : h.substring(0, colon);
     }
 }

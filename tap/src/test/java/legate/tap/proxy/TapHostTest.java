@@ -49,7 +49,7 @@ class TapHostTest {
 
     @Test
     void aClientOfTheTapIsAnsweredByTheAgent() throws Exception {
-        for (String host : List.of("localhost:" + tapPort, "127.0.0.1:" + tapPort)) {
+        for (String host : List.of("localhost:" + tapPort, "127.0.0.1:" + tapPort, "[::1]:" + tapPort)) {
             RawHttp.Answer sent = RawHttp.postJson(tapPort, "/", host, null, SEND);
             RawHttp.Answer card = RawHttp.get(tapPort, "/.well-known/agent-card.json", host, null);
 

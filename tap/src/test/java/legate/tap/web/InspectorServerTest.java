@@ -195,6 +195,11 @@ class InspectorServerTest {
         String self = "127.0.0.1:" + port;
         assertThat(status(port, "GET /status", "evil.example:" + port, "")).isEqualTo(403);
         assertThat(status(port, "GET /status", "localhost:" + port, "")).isEqualTo(200);
+        // Issue 30, defect 3: the check the A2A server and the MCP endpoint share (KnownHosts), IPv6 loopback included.
+        assertThat(status(port, "GET /status", "rebind.attacker.example:" + port, "")).isEqualTo(403);
+        assertThat(status(port, "GET /status", "[::1]:" + port, "")).isEqualTo(200);
+        assertThat(status(port, "GET /status", "[0:0:0:0:0:0:0:1]:" + port, "")).as("the same address written out")
+                .isEqualTo(200);
         assertThat(status(port, "POST /send", self, "")).isEqualTo(403);
         assertThat(status(port, "POST /send", self, "X-Legate-Inspector: 1\r\nOrigin: http://evil.example\r\n")).isEqualTo(403);
         // A replay has no composer: the page's own request is refused with 409, and says why.

@@ -173,15 +173,40 @@ public final class KnownHosts {
         String h = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
         int zone = h.indexOf('%');
         String bare = zone < 0 ? h : h.substring(0, zone);
-        boolean v4 = bare.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-        boolean v6 = bare.indexOf(':') >= 0 && bare.matches("[0-9a-fA-F:.]+");
-        if (!v4 && !v6) {
+        if (bare.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+            return v4(bare);
+        }
+        if (bare.indexOf(':') < 0 || !bare.matches("[0-9a-fA-F:.]+")) {
             return null;
         }
         try {
-            // A literal is parsed, not resolved (InetAddress.getByName looks up names only).
+            // With a colon in it, InetAddress.getByName parses an IPv6 literal or fails: it never
+            // resolves it (JDK: "invalid IPv6 address literal").
             return InetAddress.getByName(bare);
         } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A dotted quad as its address, or null when it is none (an octet past 255, a leading zero).
+     * Built from its bytes: InetAddress.getByName looks up a string such as {@code 999.1.1.1} in DNS,
+     * so a caller's Host header would have cost a lookup on the request's thread.
+     */
+    private static InetAddress v4(String quad) {
+        String[] octets = quad.split("\\.");
+        byte[] bytes = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            int v = Integer.parseInt(octets[i]);
+            if (v > 255 || octets[i].length() > 1 && octets[i].charAt(0) == '0') {
+                return null;
+            }
+            bytes[i] = (byte) v;
+        }
+        try {
+            return InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException e) {
+            // Only for a wrong length, which four octets are not.
             return null;
         }
     }

@@ -53,6 +53,27 @@ class KnownHostsTest {
         assertThat(hosts.allows("0.0.0.0")).as("no one dials the wildcard itself").isFalse();
     }
 
+    // A Host header is the caller's: reading it must never cost a DNS lookup on the request's thread.
+    // InetAddress.getByName("999.1.1.1") is one (the string is no address, so the JDK takes it for a
+    // name), and a Host of that shape cost one per request before the dotted quad was parsed by hand.
+    @Test
+    void aHostThatLooksLikeAnAddressButIsNoneIsRefusedWithoutALookup() {
+        KnownHosts hosts = KnownHosts.forBind("127.0.0.1", List.of("agent.example.com"));
+        List<String> odd = List.of("999.1.1.1", "127.0.0.256:80", "[999.1.1.1]", "1.2.3.4444", "127.000.0.1",
+                "[::1:zz]", "127.0.0.1:80:81");
+
+        List<String> allowed = odd.stream().filter(hosts::allows).toList();
+        boolean wideBind = KnownHosts.isLoopback("999.0.0.1");
+        boolean rebind = hosts.allows("rebind.attacker.example");
+
+        assertThat(CountingResolver.LOOKED_UP).as("names looked up in DNS").doesNotContain("999.1.1.1", "127.0.0.256",
+                "1.2.3.4444", "127.000.0.1", "999.0.0.1", "rebind.attacker.example");
+        // 127.000.0.1 too: a leading zero is ambiguous (octal to some parsers), and no browser sends one.
+        assertThat(allowed).isEmpty();
+        assertThat(wideBind).isFalse();
+        assertThat(rebind).isFalse();
+    }
+
     @Test
     void aStarTurnsTheCheckOff() {
         assertThat(KnownHosts.forBind("127.0.0.1", List.of("a.example", "*")).allows("anything.example")).isTrue();

@@ -22,6 +22,7 @@ import legate.a2a.server.http.PeerForwarding;
 import legate.a2a.server.observe.ServerMetrics;
 import legate.a2a.server.observe.ThrottledLog;
 import legate.a2a.server.task.RequestHandler;
+import legate.wire.http.KnownHosts;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -43,6 +44,7 @@ public final class GrpcListener {
     private final ExecutorService calls;
     private final String host;
     private final int requestedPort;
+    private final AuthorityInterceptor authority = new AuthorityInterceptor();
 
     /**
      * @param port 0 for any free port ({@link #start()} returns the one bound)
@@ -77,8 +79,9 @@ public final class GrpcListener {
                 // MAX_STREAMS_PER_PRINCIPAL, and an idle connection now goes as it does over HTTP.
                 .maxConnectionIdle(idleTimeout.toNanos(), TimeUnit.NANOSECONDS)
                 // Outermost: a request that is not valid protobuf is refused before any interceptor runs.
+                // Of the interceptors, the last given runs first: the authority before the caller's credential.
                 .addService(MalformedRequests.guard(ServerInterceptors.intercept(service,
-                        new CallerInterceptor(authentication, counter), new FirstEventIds()),
+                        new CallerInterceptor(authentication, counter), new FirstEventIds(), authority),
                         new ThrottledLog(LoggerFactory.getLogger(MalformedRequests.class), MALFORMED_LOG_INTERVAL)));
         if (tls != null) {
             builder.sslContext(sslContext(tls, clientCheck));
@@ -102,8 +105,9 @@ public final class GrpcListener {
         return port();
     }
 
-    /** From now on every call is answered by {@code handler}. */
-    public void serve(RequestHandler handler) {
+    /** From now on every call whose {@code :authority} is one of {@code hosts} is answered by {@code handler}. */
+    public void serve(RequestHandler handler, KnownHosts hosts) {
+        authority.answer(hosts);
         service.serve(handler);
     }
 

@@ -49,6 +49,14 @@ public interface InstanceGroup extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The URL the other instances dial this one at (its INSTANCE_URL), once {@link #join} has run;
+     * empty for {@link #ALONE}. Its host is one of the names the server answers (README "Host names").
+     */
+    default Optional<URI> url() {
+        return Optional.empty();
+    }
+
     /** True for {@link #ALONE}: no other instance shares the store. */
     default boolean alone() {
         return false;

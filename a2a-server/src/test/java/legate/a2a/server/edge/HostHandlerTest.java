@@ -2,10 +2,12 @@ package legate.a2a.server.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.AgentServer;
@@ -13,6 +15,8 @@ import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerEdge;
 import legate.a2a.server.observe.Telemetry;
 import legate.a2a.server.task.InMemoryTaskStore;
+import legate.a2a.server.task.InstanceGroup;
+import legate.a2a.server.task.UnsettledTasks;
 import legate.testsupport.Cleanup;
 import legate.testsupport.RawHttp;
 import legate.wire.trace.Tracing;
@@ -132,6 +136,52 @@ class HostHandlerTest {
         assertThat(RawHttp.get(named, "/v1/tasks", "other.example.test", null).status()).isEqualTo(421);
         assertThat(RawHttp.get(plain, "/v1/tasks", "agent.example.test", null).status())
                 .as("another server's public name").isEqualTo(421);
+    }
+
+    // Several instances on one database forward a conversation's requests to the INSTANCE_URL of the
+    // instance that runs it, whose name is then the Host: it must be answered without ALLOWED_HOSTS.
+    @Test
+    void instanceUrlsHostIsAnsweredForTheRequestsOtherInstancesForward() throws Exception {
+        InstanceGroup named = new InstanceGroup() {
+            private volatile URI url;
+
+            @Override
+            public void join(int boundPort, UnsettledTasks unsettled) {
+                url = URI.create("http://instance-1.internal:" + boundPort + "/");
+                InstanceGroup.ALONE.join(boundPort, unsettled);
+            }
+
+            @Override
+            public Optional<URI> url() {
+                return Optional.ofNullable(url);
+            }
+
+            @Override
+            public Optional<URI> runnerElsewhere(String contextId) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Watch watch(String taskId, Runnable appended) {
+                return () -> {
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        AgentServer server = AgentServer.create(new ServerConfig("127.0.0.1", 0, "/", ServerConfig.DEFAULT_MAX_BODY_BYTES,
+                        Duration.ofSeconds(2)),
+                port -> AgentCard.newBuilder().setName("instance").setDescription("d").setVersion("1")
+                        .addSupportedInterfaces(AgentInterface.newBuilder().setUrl("http://127.0.0.1:" + port + "/")
+                                .setProtocolBinding("JSONRPC").setProtocolVersion("1.0"))
+                        .addDefaultInputModes("text/plain").addDefaultOutputModes("text/plain").build(),
+                (ctx, events) -> events.task(ctx.initialTask()), new InMemoryTaskStore(), Clock.systemUTC(), named);
+        int port = cleanup.start("instance", server, AgentServer::start, AgentServer::openStreams);
+
+        assertThat(RawHttp.get(port, "/v1/tasks", "instance-1.internal:" + port, null).status()).isEqualTo(200);
+        assertThat(RawHttp.get(port, "/v1/tasks", REBIND + ":" + port, null).status()).isEqualTo(421);
     }
 
     /** ALLOWED_HOSTS=* turns the Host check off (behind a proxy that checks Host itself); Origin is still checked. */

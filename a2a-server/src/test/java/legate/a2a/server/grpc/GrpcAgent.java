@@ -81,13 +81,30 @@ final class GrpcAgent {
         return A2AServiceGrpc.newBlockingStub(ClientInterceptors.intercept(channel(), stamp));
     }
 
+    /** A blocking stub (a2a-version 1.0) whose calls name {@code authority} as HTTP/2 {@code :authority}. */
+    A2AServiceGrpc.A2AServiceBlockingStub stubNaming(String authority) {
+        Metadata headers = new Metadata();
+        headers.put(GrpcMetadata.VERSION, "1.0");
+        return A2AServiceGrpc.newBlockingStub(ClientInterceptors.intercept(channel(authority),
+                MetadataUtils.newAttachHeadersInterceptor(headers)));
+    }
+
     A2AServiceGrpc.A2AServiceBlockingStub stub() {
         return stub(Map.of());
     }
 
     /** A plain-text channel to the gRPC port, shut down after the test. */
     ManagedChannel channel() {
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext().build();
+        return channel(null);
+    }
+
+    /** The same, sending {@code authority} as HTTP/2 {@code :authority} (null: the address dialled, 127.0.0.1:port). */
+    ManagedChannel channel(String authority) {
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext();
+        if (authority != null) {
+            builder.overrideAuthority(authority);
+        }
+        ManagedChannel channel = builder.build();
         cleanup.register(() -> {
             channel.shutdownNow();
             channel.awaitTermination(5, TimeUnit.SECONDS);
