@@ -1,6 +1,7 @@
 package legate.cli;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -123,6 +124,21 @@ final class ServerStart {
         }
     }
 
+    /**
+     * What to do about a port another process holds. legate agent and legate bridge share the
+     * default PORT, 41241: started side by side from one folder, each needs its own.
+     */
+    private static String portHint(IOException e) {
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof BindException) {
+                return " (another process holds it, perhaps another legate agent or bridge: give this one a PORT "
+                        + "of its own, or 0 for any free port)";
+            }
+        }
+        return "";
+    }
+
     /** A server's way out: stopped at once when its start failed. */
     interface Stop {
         void stop() throws Exception;
@@ -141,7 +157,7 @@ final class ServerStart {
             throw e;
         } catch (IOException e) {
             stop.stop();
-            throw new Refused(1, "cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            throw new Refused(1, "cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage() + portHint(e));
         } catch (RuntimeException e) {
             stop.stop();
             throw new Refused(1, "cannot start: " + e.getMessage());
