@@ -139,6 +139,20 @@ final class ServerStart {
         return "";
     }
 
+    /**
+     * Runs {@code stop} on SIGTERM instead of the JVM's own handler, which runs the shutdown hooks
+     * and then exits 143 whatever they did: systemd records 143 after {@code legate service stop}
+     * as a failure. {@code stop} must let the command's main thread return, whose status is then
+     * the exit status; it should also be a shutdown hook, for the other ways out (Ctrl-C).
+     */
+    static void onSigterm(Runnable stop) {
+        try {
+            Signal.handle(new Signal("TERM"), signal -> stop.run());
+        } catch (IllegalArgumentException e) {
+            // The JVM keeps SIGTERM to itself (-Xrs): the shutdown hook stops, and the exit status is the JVM's.
+        }
+    }
+
     /** A server's way out: stopped at once when its start failed. */
     interface Stop {
         void stop() throws Exception;
@@ -208,11 +222,7 @@ final class ServerStart {
             stopped.countDown();
         };
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
-        try {
-            Signal.handle(new Signal("TERM"), signal -> stop.run());
-        } catch (IllegalArgumentException e) {
-            // The JVM keeps SIGTERM to itself (-Xrs): the shutdown hook drains, and the exit status is the JVM's.
-        }
+        onSigterm(stop);
         join.join();
         stopped.await();
         if (unclean.get() != null) {
