@@ -51,11 +51,12 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 echo "legate tests: installing $missing with ${as_root:+$as_root }apt-get (skip with -Dlegate.prerequisites.skip)"
-export DEBIAN_FRONTEND=noninteractive
 # $as_root and $missing unquoted on purpose: words, and none has a space or a glob character.
+# DEBIAN_FRONTEND on env's command line: sudo resets the environment, so an export would not reach
+# apt-get, whose package scripts could then stop at a question.
 # shellcheck disable=SC2086
-if ! $as_root apt-get update -qq \
-    || ! $as_root apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
+if ! $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    || ! $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
   echo "legate tests: apt-get could not install $missing (its message is above)." >&2
   echo "  Install them, then run the build again; $skip" >&2
   exit 1

@@ -53,6 +53,7 @@ class TestPrerequisitesTest {
         command("openssl", "exit 0\n");
         command("systemd-analyze", "exit 0\n");
         command("id", "echo " + uid + "\n");
+        command("env", "exec /usr/bin/env \"$@\"\n");
     }
 
     /**
@@ -62,7 +63,7 @@ class TestPrerequisitesTest {
     private void aptGet(boolean works, boolean provides) throws IOException {
         String bin = bin().toString();
         command("apt-get", """
-                echo "${LEGATE_AS:-self} apt-get $*" >> '%s'
+                echo "${LEGATE_AS:-self} ${DEBIAN_FRONTEND:-asking} apt-get $*" >> '%s'
                 %s
                 if [ "$1" = install ] && %s; then
                   for p in "$@"; do
@@ -78,13 +79,16 @@ class TestPrerequisitesTest {
                 provides, bin, bin));
     }
 
-    /** sudo that runs its command as "sudo" without asking when {@code passwordless}, else needs a password. */
+    /**
+     * sudo that runs its command as "sudo" without asking when {@code passwordless}, else needs a
+     * password; as the real one does, it resets the environment.
+     */
     private void sudo(boolean passwordless) throws IOException {
         command("sudo", passwordless ? """
                 [ "$1" = -n ] || exit 2
                 shift
                 [ "$1" = true ] && exit 0
-                LEGATE_AS=sudo exec "$@"
+                exec /usr/bin/env -i PATH="$PATH" LEGATE_AS=sudo "$@"
                 """ : """
                 echo 'sudo: a password is required' >&2
                 exit 1
@@ -93,7 +97,7 @@ class TestPrerequisitesTest {
 
     private ChildRun prerequisites() throws IOException {
         return ChildCommand.of("/bin/bash", SourceTree.resolve("scripts/test-prerequisites.sh").toString())
-                .in(dir).env("PATH", bin().toString()).without("LEGATE_AS").run(LIMIT);
+                .in(dir).env("PATH", bin().toString()).without("LEGATE_AS", "DEBIAN_FRONTEND").run(LIMIT);
     }
 
     private List<String> aptCalls() throws IOException {
@@ -106,7 +110,7 @@ class TestPrerequisitesTest {
         aptGet(true, true);
         ChildRun r = prerequisites();
         assertThat(r.exitCode()).as(r.output()).isZero();
-        assertThat(aptCalls()).containsExactly("self apt-get update -qq", "self " + INSTALL);
+        assertThat(aptCalls()).containsExactly("self noninteractive apt-get update -qq", "self noninteractive " + INSTALL);
         assertThat(r.stdout()).contains("legate tests: installing chromium chromium-driver with apt-get");
     }
 
@@ -117,7 +121,8 @@ class TestPrerequisitesTest {
         sudo(true);
         ChildRun r = prerequisites();
         assertThat(r.exitCode()).as(r.output()).isZero();
-        assertThat(aptCalls()).containsExactly("sudo apt-get update -qq", "sudo " + INSTALL);
+        // DEBIAN_FRONTEND reaches apt-get through sudo's reset environment: no package script stops at a question.
+        assertThat(aptCalls()).containsExactly("sudo noninteractive apt-get update -qq", "sudo noninteractive " + INSTALL);
         assertThat(r.stdout()).contains("with sudo -n apt-get");
     }
 
