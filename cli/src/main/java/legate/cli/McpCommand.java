@@ -201,10 +201,6 @@ final class McpCommand implements Callable<Integer> {
             endpoint.close();
             return 1;
         }
-        print(config, endpoint.url());
-        MetricsNotice.print("legate mcp", endpoint.metricsAccess(),
-                endpoint.metricsPort() == endpoint.port() ? host : "127.0.0.1", endpoint.metricsPort());
-        System.out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean begun = new AtomicBoolean();
         Runnable stop = () -> {
@@ -215,8 +211,13 @@ final class McpCommand implements Callable<Integer> {
             }
         };
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-mcp-shutdown"));
-        // DEFECT (issue 30): left to the JVM, SIGTERM exited 143, a failure to systemd after legate service stop.
+        // DEFECT (issue 30): left to the JVM, SIGTERM exited 143, a failure to systemd after legate service
+        // stop. Armed before the start-up lines: a supervisor may stop it as soon as it reads them.
         ServerStart.onSigterm(stop);
+        print(config, endpoint.url());
+        MetricsNotice.print("legate mcp", endpoint.metricsAccess(),
+                endpoint.metricsPort() == endpoint.port() ? host : "127.0.0.1", endpoint.metricsPort());
+        System.out.flush();
         endpoint.join();
         stopped.await();
         return 0;

@@ -190,45 +190,59 @@ final class ServerStart {
     }
 
     /**
-     * Serves until SIGTERM, then drains within SHUTDOWN_GRACE_MS and closes the exporter of traces,
-     * so that the last spans leave the process; returns the exit status once both are done: 0 after
-     * a clean drain, 1 (after saying why) when turns were still running at the end of the grace or
-     * the drain failed.
+     * How a started server stops: on SIGTERM it drains within SHUTDOWN_GRACE_MS and closes the
+     * exporter of traces, so that the last spans leave the process; {@link #serve} returns the exit
+     * status once both are done: 0 after a clean drain, 1 (after saying why) when turns were still
+     * running at the end of the grace or the drain failed.
      *
      * <p>SIGTERM is handled here rather than left to the JVM, whose own handler runs the shutdown
      * hooks and then exits 143 whatever they did: systemd records 143 after {@code legate service
      * stop} as a failure. Any other way out (Ctrl-C, SIGHUP) still drains, in a shutdown hook, with
-     * the JVM's exit status.
+     * the JVM's exit status. Armed as soon as the server listens, before its start-up lines: a
+     * supervisor that stops it as soon as it reads "listening" must not meet the JVM's handler.
      */
-    static int serveUntilStopped(ServerOptions server, Drain drain, Join join, Telemetry telemetry, String command)
-            throws InterruptedException {
-        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
-        AtomicBoolean begun = new AtomicBoolean();
-        AtomicReference<String> unclean = new AtomicReference<>();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runnable stop = () -> {
-            if (!begun.compareAndSet(false, true)) {
-                return;
-            }
-            try {
-                if (!drain.drain(grace)) {
-                    unclean.set("turns still running after SHUTDOWN_GRACE_MS (" + grace.toMillis()
-                            + " ms) were cut off; exit status 1");
+    static final class Stopping {
+        private final AtomicBoolean begun = new AtomicBoolean();
+        private final AtomicReference<String> unclean = new AtomicReference<>();
+        private final CountDownLatch stopped = new CountDownLatch(1);
+        private final String command;
+
+        private Stopping(ServerOptions server, Drain drain, Telemetry telemetry, String command) {
+            this.command = command;
+            Duration grace = Duration.ofMillis(server.shutdownGraceMs);
+            Runnable stop = () -> {
+                if (!begun.compareAndSet(false, true)) {
+                    return;
                 }
-            } catch (Exception e) {
-                unclean.set("the drain failed (" + e + "); exit status 1");
-            }
-            telemetry.tracing().close();
-            stopped.countDown();
-        };
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
-        onSigterm(stop);
-        join.join();
-        stopped.await();
-        if (unclean.get() != null) {
-            System.err.println(command + ": " + unclean.get());
-            return 1;
+                try {
+                    if (!drain.drain(grace)) {
+                        unclean.set("turns still running after SHUTDOWN_GRACE_MS (" + grace.toMillis()
+                                + " ms) were cut off; exit status 1");
+                    }
+                } catch (Exception e) {
+                    unclean.set("the drain failed (" + e + "); exit status 1");
+                }
+                telemetry.tracing().close();
+                stopped.countDown();
+            };
+            Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
+            onSigterm(stop);
         }
-        return 0;
+
+        /** Serves until the server has stopped and the stop is done; returns the exit status. */
+        int serve(Join join) throws InterruptedException {
+            join.join();
+            stopped.await();
+            if (unclean.get() != null) {
+                System.err.println(command + ": " + unclean.get());
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    /** Arms the stop of a server that listens now; {@code command} names it in the line an unclean stop prints. */
+    static Stopping stopping(ServerOptions server, Drain drain, Telemetry telemetry, String command) {
+        return new Stopping(server, drain, telemetry, command);
     }
 }

@@ -69,7 +69,10 @@ class McpCommandTest {
                 .without("MCP_TOKEN", "MCP_HOST", "MCP_PORT", "AGENT_NAME", "A2A_AGENTS", "A2A_URL").start());
         mcp.awaitLine(Pattern.compile("legate mcp is listening on"), Duration.ofSeconds(30));
         Process p = mcp.process();
-        assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+        // On Unix, ProcessHandle.destroy is SIGTERM (normal termination), as systemd sends it, at
+        // once after the first start-up line.
+        assertThat(p.toHandle().supportsNormalTermination()).isTrue();
+        assertThat(p.toHandle().destroy()).isTrue();
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped within 20 s of SIGTERM").isTrue();
         assertThat(p.exitValue()).isZero();
     }
