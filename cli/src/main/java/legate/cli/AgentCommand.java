@@ -233,6 +233,9 @@ final class AgentCommand implements Callable<Integer> {
                 boundPort -> chosen.card().apply(server.name, setup.publicUrl(boundPort)),
                 chosen.executor(), store, Clock.systemUTC(), prepared.telemetry(), new ServerMetrics(), group);
         int bound = ServerStart.listen(server, a2a::start, a2a::stop);
+        // The training run stops its server itself, when its scripted session is done.
+        ServerStart.Stopping stopping = startCacheTraining ? null
+                : ServerStart.stopping(server, a2a::drain, prepared.telemetry(), "legate agent");
         ServerOptions.printStarted(chosen.title(), setup, bound, prepared.config().bindings(), a2a);
         MetricsNotice.print("legate agent", a2a, server.host);
         System.out.flush();
@@ -244,6 +247,6 @@ final class AgentCommand implements Callable<Integer> {
             }
             return 0;
         }
-        return ServerStart.serveUntilStopped(server, a2a::drain, a2a::join, prepared.telemetry(), "legate agent");
+        return stopping.serve(a2a::join);
     }
 }

@@ -190,6 +190,8 @@ final class BridgeCommand implements Callable<Integer> {
                         + ") cannot start: " + e.getMessage());
             }
         }, bridge::stop);
+        // On SIGTERM the bridge stops every agent, whole process trees included, before its server.
+        ServerStart.Stopping stopping = ServerStart.stopping(server, bridge::drain, prepared.telemetry(), "legate bridge");
         Backend named = bridge.backend();
         ServerOptions.printStarted(bridge.name(), setup, bound, prepared.config().bindings(), bridge.server());
         System.out.println("Agent: " + named.command().display() + (named.supervisedModeId() == null ? ""
@@ -199,8 +201,7 @@ final class BridgeCommand implements Callable<Integer> {
                 + (permissions == Permissions.ASK ? "; what they say to ask is asked of the caller" : ", decided inside"));
         MetricsNotice.print("legate bridge", bridge.server(), server.host);
         System.out.flush();
-        // On SIGTERM the bridge stops every agent, whole process trees included, before its server.
-        return ServerStart.serveUntilStopped(server, bridge::drain, bridge::join, prepared.telemetry(), "legate bridge");
+        return stopping.serve(bridge::join);
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import legate.a2a.server.observe.Telemetry;
 import legate.acp.log.BridgeLogs;
@@ -200,16 +201,23 @@ final class McpCommand implements Callable<Integer> {
             endpoint.close();
             return 1;
         }
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean begun = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (begun.compareAndSet(false, true)) {
+                endpoint.close();
+                telemetry.tracing().close();
+                stopped.countDown();
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-mcp-shutdown"));
+        // DEFECT (issue 30): left to the JVM, SIGTERM exited 143, a failure to systemd after legate service
+        // stop. Armed before the start-up lines: a supervisor may stop it as soon as it reads them.
+        ServerStart.onSigterm(stop);
         print(config, endpoint.url());
         MetricsNotice.print("legate mcp", endpoint.metricsAccess(),
                 endpoint.metricsPort() == endpoint.port() ? host : "127.0.0.1", endpoint.metricsPort());
         System.out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            endpoint.close();
-            telemetry.tracing().close();
-            stopped.countDown();
-        }, "legate-mcp-shutdown"));
         endpoint.join();
         stopped.await();
         return 0;

@@ -1,6 +1,7 @@
 package legate.cli;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -123,6 +124,35 @@ final class ServerStart {
         }
     }
 
+    /**
+     * What to do about a port another process holds. legate agent and legate bridge share the
+     * default PORT, 41241: started side by side from one folder, each needs its own.
+     */
+    private static String portHint(IOException e) {
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof BindException) {
+                return " (another process holds it, perhaps another legate agent or bridge: give this one a PORT "
+                        + "of its own, or 0 for any free port)";
+            }
+        }
+        return "";
+    }
+
+    /**
+     * Runs {@code stop} on SIGTERM instead of the JVM's own handler, which runs the shutdown hooks
+     * and then exits 143 whatever they did: systemd records 143 after {@code legate service stop}
+     * as a failure. {@code stop} must let the command's main thread return, whose status is then
+     * the exit status; it should also be a shutdown hook, for the other ways out (Ctrl-C).
+     */
+    static void onSigterm(Runnable stop) {
+        try {
+            Signal.handle(new Signal("TERM"), signal -> stop.run());
+        } catch (IllegalArgumentException e) {
+            // The JVM keeps SIGTERM to itself (-Xrs): the shutdown hook stops, and the exit status is the JVM's.
+        }
+    }
+
     /** A server's way out: stopped at once when its start failed. */
     interface Stop {
         void stop() throws Exception;
@@ -141,7 +171,7 @@ final class ServerStart {
             throw e;
         } catch (IOException e) {
             stop.stop();
-            throw new Refused(1, "cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage());
+            throw new Refused(1, "cannot listen on " + server.host + ":" + server.port + ": " + e.getMessage() + portHint(e));
         } catch (RuntimeException e) {
             stop.stop();
             throw new Refused(1, "cannot start: " + e.getMessage());
@@ -160,49 +190,59 @@ final class ServerStart {
     }
 
     /**
-     * Serves until SIGTERM, then drains within SHUTDOWN_GRACE_MS and closes the exporter of traces,
-     * so that the last spans leave the process; returns the exit status once both are done: 0 after
-     * a clean drain, 1 (after saying why) when turns were still running at the end of the grace or
-     * the drain failed.
+     * How a started server stops: on SIGTERM it drains within SHUTDOWN_GRACE_MS and closes the
+     * exporter of traces, so that the last spans leave the process; {@link #serve} returns the exit
+     * status once both are done: 0 after a clean drain, 1 (after saying why) when turns were still
+     * running at the end of the grace or the drain failed.
      *
      * <p>SIGTERM is handled here rather than left to the JVM, whose own handler runs the shutdown
      * hooks and then exits 143 whatever they did: systemd records 143 after {@code legate service
      * stop} as a failure. Any other way out (Ctrl-C, SIGHUP) still drains, in a shutdown hook, with
-     * the JVM's exit status.
+     * the JVM's exit status. Armed as soon as the server listens, before its start-up lines: a
+     * supervisor that stops it as soon as it reads "listening" must not meet the JVM's handler.
      */
-    static int serveUntilStopped(ServerOptions server, Drain drain, Join join, Telemetry telemetry, String command)
-            throws InterruptedException {
-        Duration grace = Duration.ofMillis(server.shutdownGraceMs);
-        AtomicBoolean begun = new AtomicBoolean();
-        AtomicReference<String> unclean = new AtomicReference<>();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runnable stop = () -> {
-            if (!begun.compareAndSet(false, true)) {
-                return;
-            }
-            try {
-                if (!drain.drain(grace)) {
-                    unclean.set("turns still running after SHUTDOWN_GRACE_MS (" + grace.toMillis()
-                            + " ms) were cut off; exit status 1");
+    static final class Stopping {
+        private final AtomicBoolean begun = new AtomicBoolean();
+        private final AtomicReference<String> unclean = new AtomicReference<>();
+        private final CountDownLatch stopped = new CountDownLatch(1);
+        private final String command;
+
+        private Stopping(ServerOptions server, Drain drain, Telemetry telemetry, String command) {
+            this.command = command;
+            Duration grace = Duration.ofMillis(server.shutdownGraceMs);
+            Runnable stop = () -> {
+                if (!begun.compareAndSet(false, true)) {
+                    return;
                 }
-            } catch (Exception e) {
-                unclean.set("the drain failed (" + e + "); exit status 1");
+                try {
+                    if (!drain.drain(grace)) {
+                        unclean.set("turns still running after SHUTDOWN_GRACE_MS (" + grace.toMillis()
+                                + " ms) were cut off; exit status 1");
+                    }
+                } catch (Exception e) {
+                    unclean.set("the drain failed (" + e + "); exit status 1");
+                }
+                telemetry.tracing().close();
+                stopped.countDown();
+            };
+            Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
+            onSigterm(stop);
+        }
+
+        /** Serves until the server has stopped and the stop is done; returns the exit status. */
+        int serve(Join join) throws InterruptedException {
+            join.join();
+            stopped.await();
+            if (unclean.get() != null) {
+                System.err.println(command + ": " + unclean.get());
+                return 1;
             }
-            telemetry.tracing().close();
-            stopped.countDown();
-        };
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-shutdown"));
-        try {
-            Signal.handle(new Signal("TERM"), signal -> stop.run());
-        } catch (IllegalArgumentException e) {
-            // The JVM keeps SIGTERM to itself (-Xrs): the shutdown hook drains, and the exit status is the JVM's.
+            return 0;
         }
-        join.join();
-        stopped.await();
-        if (unclean.get() != null) {
-            System.err.println(command + ": " + unclean.get());
-            return 1;
-        }
-        return 0;
+    }
+
+    /** Arms the stop of a server that listens now; {@code command} names it in the line an unclean stop prints. */
+    static Stopping stopping(ServerOptions server, Drain drain, Telemetry telemetry, String command) {
+        return new Stopping(server, drain, telemetry, command);
     }
 }

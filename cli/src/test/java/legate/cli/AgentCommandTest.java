@@ -151,9 +151,14 @@ class AgentCommandTest {
         }
     }
 
-    /** SIGTERM by PID, as systemd sends it. */
-    private static void sigterm(Process p) throws Exception {
-        assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+    /**
+     * SIGTERM, as systemd sends it: on Unix, ProcessHandle.destroy is that signal (normal
+     * termination). Not Process.destroy, which also closes the pipes, losing what the process says
+     * as it stops; not a kill binary, which a fresh machine may lack (Debian's procps).
+     */
+    private static void sigterm(Process p) {
+        assertThat(p.toHandle().supportsNormalTermination()).as("destroy sends SIGTERM here").isTrue();
+        assertThat(p.toHandle().destroy()).isTrue();
     }
 
     // A drain that ends with a turn still running is not a clean stop: a supervisor should see a failure, and why.

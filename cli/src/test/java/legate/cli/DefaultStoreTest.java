@@ -49,7 +49,7 @@ class DefaultStoreTest {
     void anAgentAndABridgeFromOneFolderEachKeepTheirOwnStoreAndASecondAgentIsRefused() {
         String agentCmd = NodeScript.of("acp-agent.mjs").commandLine().stream().map(w -> "'" + w + "'")
                 .collect(Collectors.joining(" "));
-        started(legate("agent"));
+        RunningChild agent = started(legate("agent"));
         started(legate("bridge").env("ACP_AGENT_CMD", agentCmd));
         assertThat(dir.resolve("data/agent/legate.db")).exists();
         assertThat(dir.resolve("data/bridge/legate.db")).exists();
@@ -59,6 +59,14 @@ class DefaultStoreTest {
         assertThat(second.exitCode()).isEqualTo(1);
         assertThat(second.stderr()).contains(Path.of("data", "agent", "legate.db") + " is in use by another Legate process")
                 .contains("DATA_DIR").doesNotContain("\tat ");
+
+        // Both commands default to PORT 41241: a second server on a port in use is told to take its own.
+        String port = agent.awaitLine(LISTENING, START_LIMIT).group(1);
+        ChildRun samePort = legate("bridge").env("ACP_AGENT_CMD", agentCmd).env("PORT", port)
+                .env("DATA_DIR", dir.resolve("elsewhere").toString()).run(START_LIMIT);
+        assertThat(samePort.exitCode()).isEqualTo(1);
+        assertThat(samePort.stderr()).contains("cannot listen on 127.0.0.1:" + port)
+                .contains("give this one a PORT of its own, or 0 for any free port").doesNotContain("\tat ");
     }
 
     // An existing user's data/legate.db is not taken over silently: one line says where tasks go now, and how to keep the old ones.

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import legate.testsupport.ChildCommand;
@@ -56,5 +57,23 @@ class McpCommandTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(with.statusCode()).isEqualTo(200);
         assertThat(with.body()).contains("legate-mcp");
+    }
+
+    /**
+     * DEFECT (issue 30): left to the JVM, SIGTERM exited 143, which systemd records as a failure
+     * after {@code legate service stop} (which stops legate-mcp too); a stop by SIGTERM is exit 0.
+     */
+    @Test
+    void aSigtermStopsItWithExitStatusZero(@TempDir Path dir) throws Exception {
+        RunningChild mcp = cleanup.register(ChildCommand.java(Legate.class, "mcp", "--port", "0").in(dir)
+                .without("MCP_TOKEN", "MCP_HOST", "MCP_PORT", "AGENT_NAME", "A2A_AGENTS", "A2A_URL").start());
+        mcp.awaitLine(Pattern.compile("legate mcp is listening on"), Duration.ofSeconds(30));
+        Process p = mcp.process();
+        // On Unix, ProcessHandle.destroy is SIGTERM (normal termination), as systemd sends it, at
+        // once after the first start-up line.
+        assertThat(p.toHandle().supportsNormalTermination()).isTrue();
+        assertThat(p.toHandle().destroy()).isTrue();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped within 20 s of SIGTERM").isTrue();
+        assertThat(p.exitValue()).isZero();
     }
 }

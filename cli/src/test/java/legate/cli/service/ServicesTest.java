@@ -174,7 +174,8 @@ class ServicesTest {
         ServiceEnvironment source = ServiceEnvironment.from(Map.of(), Map.of(), List.of());
         assertThat(services.install(List.of(ServiceKind.AGENT, ServiceKind.BRIDGE), null, false, source, Map.of()))
                 .isZero();
-        Path data = Files.createDirectories(layout.workDir(ServiceKind.AGENT).resolve("data/agent"));
+        // Where an installed agent keeps its store: install pins DATA_DIR=data in its working folder.
+        Path data = Files.createDirectories(layout.workDir(ServiceKind.AGENT).resolve("data"));
         Files.writeString(data.resolve("legate.db"), "tasks");
         assertThat(services.uninstall(List.of(), false)).isZero();
         assertThat(printed()).contains("legate service uninstall --purge removes them");
