@@ -260,7 +260,7 @@ class AgentCommandTest {
                 }
             }
         }
-        assertThat(every).hasSize(39);
+        assertThat(every).hasSize(40);
         for (Map<String, String> env : List.of(Map.<String, String>of(), every)) {
             AgentCommand direct = AgentCommand.fromSettings(new Settings(env, Map.of()));
             picocli.CommandLine.ParseResult r = Legate.commandLine(new Settings(env, Map.of())).parseArgs("agent");
