@@ -29,8 +29,10 @@ class SseParserFuzzTest {
         }
         for (SseEvent event : events) {
             List<SseEvent> again = new ArrayList<>();
-            // Framing adds "data: " to a line, so the second parse gets that much more room.
-            new SseParser(MAX_LINE_BYTES + 16).parse(new ByteArrayInputStream(SseFrames.event(event.event(), event.data())),
+            // Framing adds "data: " to a line, so the second parse gets that much more room; and a
+            // byte that is no UTF-8 was read as U+FFFD, three bytes when framed again (the first
+            // finding of this test, docs/fuzzing.md: a property of the test, not of the parser).
+            new SseParser(3 * MAX_LINE_BYTES + 16).parse(new ByteArrayInputStream(SseFrames.event(event.event(), event.data())),
                     again::add);
             assertThat(again).extracting(SseEvent::event, SseEvent::data)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(event.event(), event.data()));
