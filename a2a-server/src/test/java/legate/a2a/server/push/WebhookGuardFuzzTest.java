@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Fuzzes the webhook URL guard with any URL a caller can register (A2A §13.2; docs/fuzzing.md).
@@ -45,7 +46,8 @@ class WebhookGuardFuzzTest {
             assertThat(e.getMessage()).isNotBlank();
             return;
         }
-        assertThat(accepted.getScheme()).isIn("http", "https", "HTTP", "HTTPS", "Http", "Https");
+        // A scheme is case-insensitive (RFC 3986 §3.1): "httPs" was this test's first finding.
+        assertThat(accepted.getScheme().toLowerCase(Locale.ROOT)).isIn("http", "https");
         HttpRequest.newBuilder(accepted);
     }
 
