@@ -2,6 +2,7 @@ package legate.a2a.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Message;
@@ -29,6 +30,15 @@ class ProtoJsonReaderFuzzTest {
             SendMessageRequest::newBuilder, TaskPushNotificationConfig::newBuilder, ListTasksRequest::newBuilder,
             Task::newBuilder, StreamResponse::newBuilder, AgentCard::newBuilder);
 
+    // A2A's member names and values the byte mutator would take long to spell (Jazzer dictionary).
+    @DictionaryEntries({
+            "\"message\"", "\"messageId\"", "\"role\"", "\"ROLE_USER\"", "\"parts\"", "\"text\"", "\"raw\"",
+            "\"url\"", "\"data\"", "\"metadata\"", "\"contextId\"", "\"taskId\"", "\"configuration\"",
+            "\"historyLength\"", "\"returnImmediately\"", "\"acceptedOutputModes\"", "\"extensions\"",
+            "\"referenceTaskIds\"", "\"status\"", "\"state\"", "\"TASK_STATE_WORKING\"", "\"timestamp\"",
+            "\"artifacts\"", "\"history\"", "\"pageSize\"", "\"pageToken\"", "\"id\"", "\"token\"",
+            "\"authentication\"", "\"1970-01-01T00:00:00Z\"", "\\ud800", "\\udc00", "null", "true", "1e999",
+            "-0"})
     @FuzzTest(maxDuration = "60s")
     void anyJsonIsReadOrRefusedAsInvalidParams(byte[] input) {
         if (input.length == 0) {

@@ -2,6 +2,7 @@ package legate.a2a.server.jsonrpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -50,6 +51,17 @@ class JsonRpcRequestFuzzTest {
             A2aMethods.SUBSCRIBE_TO_TASK, SubscribeToTaskRequest::newBuilder,
             A2aMethods.CREATE_PUSH_CONFIG, TaskPushNotificationConfig::newBuilder);
 
+    // A2A's member names and values the byte mutator would take long to spell (Jazzer dictionary).
+    @DictionaryEntries({
+            "\"jsonrpc\"", "\"2.0\"", "\"method\"", "\"params\"", "\"SendMessage\"",
+            "\"SendStreamingMessage\"", "\"GetTask\"", "\"ListTasks\"", "\"CancelTask\"", "\"message\"",
+            "\"messageId\"", "\"role\"", "\"ROLE_USER\"", "\"parts\"", "\"text\"", "\"raw\"", "\"url\"",
+            "\"data\"", "\"metadata\"", "\"contextId\"", "\"taskId\"", "\"configuration\"",
+            "\"historyLength\"", "\"returnImmediately\"", "\"acceptedOutputModes\"", "\"extensions\"",
+            "\"referenceTaskIds\"", "\"status\"", "\"state\"", "\"TASK_STATE_WORKING\"", "\"timestamp\"",
+            "\"artifacts\"", "\"history\"", "\"pageSize\"", "\"pageToken\"", "\"id\"", "\"token\"",
+            "\"authentication\"", "\"1970-01-01T00:00:00Z\"", "\\ud800", "\\udc00", "null", "true", "1e999",
+            "-0"})
     @FuzzTest(maxDuration = "60s")
     void anyBodyIsReadOrRefusedWithItsJsonRpcCode(byte[] body) {
         JsonRpcMessage.Request request;
