@@ -59,7 +59,7 @@ final class ProtoJsonReader {
                 return;
             }
             case "google.protobuf.Value" -> {
-                b.mergeFrom(value(json));
+                b.mergeFrom(value(json, path));
                 return;
             }
             case "google.protobuf.ListValue" -> {
@@ -136,7 +136,10 @@ final class ProtoJsonReader {
                 return sub.build();
             }
             case STRING -> {
-                if (v.isTextual() || v.isNumber() || v.isBoolean()) {
+                if (v.isTextual()) {
+                    return text(v.textValue(), at);
+                }
+                if (v.isNumber() || v.isBoolean()) {
                     return v.asText();
                 }
                 throw new Invalid(at + ": expected a string, got " + kind(v));
@@ -207,7 +210,7 @@ final class ProtoJsonReader {
             if (keyField.getJavaType() != FieldDescriptor.JavaType.STRING) {
                 throw new Invalid(at + ": only string map keys are read here");
             }
-            entry.setField(keyField, e.getKey());
+            entry.setField(keyField, text(e.getKey(), at));
             Object value = single(e.getValue(), entry, valueField, at + "." + e.getKey());
             if (value != null) {
                 entry.setField(valueField, value);
@@ -268,7 +271,7 @@ final class ProtoJsonReader {
         Iterator<Map.Entry<String, JsonNode>> it = v.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
-            s.putFields(e.getKey(), value(e.getValue()));
+            s.putFields(text(e.getKey(), at), value(e.getValue(), at + "." + e.getKey()));
         }
         return s.build();
     }
@@ -278,13 +281,13 @@ final class ProtoJsonReader {
             throw new Invalid(at + ": expected an array, got " + kind(v));
         }
         ListValue.Builder l = ListValue.newBuilder();
-        for (JsonNode item : v) {
-            l.addValues(value(item));
+        for (int i = 0; i < v.size(); i++) {
+            l.addValues(value(v.get(i), at + "[" + i + "]"));
         }
         return l.build();
     }
 
-    private static Value value(JsonNode v) throws Invalid {
+    private static Value value(JsonNode v, String at) throws Invalid {
         Value.Builder b = Value.newBuilder();
         if (v.isNull()) {
             b.setNullValue(NullValue.NULL_VALUE);
@@ -293,13 +296,33 @@ final class ProtoJsonReader {
         } else if (v.isNumber()) {
             b.setNumberValue(v.doubleValue());
         } else if (v.isTextual()) {
-            b.setStringValue(v.textValue());
+            b.setStringValue(text(v.textValue(), at));
         } else if (v.isArray()) {
-            b.setListValue(list(v, "value"));
+            b.setListValue(list(v, at));
         } else {
-            b.setStructValue(struct(v, "value"));
+            b.setStructValue(struct(v, at));
         }
         return b.build();
+    }
+
+    /**
+     * A string as protobuf can keep it. JSON's \\u escapes can spell half of a surrogate pair,
+     * which is no Unicode text: protobuf stores it as "?", so what was accepted would not be what a
+     * store gives back (found by ProtoJsonReaderFuzzTest, docs/fuzzing.md). Refused instead.
+     */
+    private static String text(String s, String at) throws Invalid {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw new Invalid(at + ": not Unicode text (an unpaired surrogate \\u"
+                            + Integer.toHexString(c).toUpperCase(Locale.ROOT) + " at character " + i + ")");
+                }
+            }
+        }
+        return s;
     }
 
     private static boolean isValue(FieldDescriptor f) {

@@ -89,6 +89,15 @@ final class ReservedAddresses {
         if (top == 0x20 && (b[1] & 0xff) == 0x01 && (b[2] & 0xff) == 0x0d && (b[3] & 0xff) == 0xb8) {
             return "reserved";
         }
+        // Only 2000::/3 is global unicast (IANA's IPv6 address space); the rest, fe00::/9 and 100::/64
+        // among them, is reserved by the IETF: no webhook lives there (fe00::1 passed before, seen in a
+        // WebhookGuardFuzzTest finding). Inside it, 2001::/23 holds IETF protocol assignments (as
+        // 192.0.0.0/24 does for IPv4) and 3fff::/20 is for documentation (RFC 9637).
+        if ((top & 0xe0) != 0x20
+                || (top == 0x20 && (b[1] & 0xff) == 0x01 && (b[2] & 0xfe) == 0x00)
+                || (top == 0x3f && (b[1] & 0xff) == 0xff && (b[2] & 0xf0) == 0x00)) {
+            return "reserved";
+        }
         return null;
     }
 

@@ -54,6 +54,12 @@ class WebhookGuardTest {
     void anHttpsUrlOnAPublicAddressPasses() throws Exception {
         assertThat(guard("").check("https://hooks.example.com/a2a?x=1").getHost()).isEqualTo("hooks.example.com");
         assertThat(guard("").check("https://93.184.216.34:8443/").getPort()).isEqualTo(8443);
+        // Global unicast IPv6 next to the ranges refused below.
+        assertThat(guard("").check("https://[2001:4860:4860::8888]/").getHost()).isEqualTo("[2001:4860:4860::8888]");
+        assertThat(guard("").check("https://[2001:200::1]/").getHost()).isEqualTo("[2001:200::1]");
+        assertThat(guard("").check("https://[3ffe::1]/").getHost()).isEqualTo("[3ffe::1]");
+        // A scheme is case-insensitive (RFC 3986 §3.1).
+        assertThat(guard("").check("httPs://93.184.216.34/").getScheme()).isEqualTo("httPs");
     }
 
     @ParameterizedTest
@@ -67,6 +73,10 @@ class WebhookGuardTest {
             "https://[::ffff:127.0.0.1]/", "https://[::ffff:7f00:1]/", "https://[::ffff:10.0.0.1]/",
             "https://[0:0:0:0:0:ffff:a9fe:a9fe]/", "https://[::127.0.0.1]/", "https://[64:ff9b::a9fe:a9fe]/",
             "https://[2002:7f00:1::]/", "https://[2002:c0a8:101::1]/",
+            // IPv6 outside global unicast (2000::/3), IETF protocol assignments and documentation
+            // (fe00::1 passed before: a WebhookGuardFuzzTest finding, docs/fuzzing.md).
+            "https://[fe00::1]/", "https://[100::1]/", "https://[4000::1]/", "https://[::2:1:0:1]/",
+            "https://[2001::1]/", "https://[2001:1ff::1]/", "https://[3fff::1]/", "https://[2001:db8::1]/",
             // Every address of a name is checked, not only the first.
             "https://split.example.com/"})
     void anAddressIntoTheAgentsOwnNetworkIsRefused(String url) {
