@@ -77,8 +77,12 @@ final class MessageSending {
         return events;
     }
 
-    /** @param answersWithFirstEvent the caller hears of the task before its turn ends (returnImmediately, a stream) */
-    private TurnLauncher.Turn open(SendMessageRequest request, boolean answersWithFirstEvent, String owner) {
+    /**
+     * The checks a request fails whatever the server's state: -32602 for a message that could never
+     * be sent. Stateless, so a caller may run them before taking any place (a stream's, in
+     * {@link StreamQuota}); {@link #send} and {@link #stream} run them again.
+     */
+    static void check(SendMessageRequest request) {
         if (!request.hasMessage()) {
             throw A2aError.INVALID_PARAMS.exception("params.message is required");
         }
@@ -93,6 +97,12 @@ final class MessageSending {
         // (GetTask, ListTasks and the next start all failed). Every binding's request passes here,
         // so the limit is checked once for all of them, before anything is stored.
         NestingLimit.check(request, "");
+    }
+
+    /** @param answersWithFirstEvent the caller hears of the task before its turn ends (returnImmediately, a stream) */
+    private TurnLauncher.Turn open(SendMessageRequest request, boolean answersWithFirstEvent, String owner) {
+        check(request);
+        Message message = request.getMessage();
         SendMessageConfiguration configuration = request.getConfiguration();
         if (configuration.hasTaskPushNotificationConfig()) {
             if (push == null) {

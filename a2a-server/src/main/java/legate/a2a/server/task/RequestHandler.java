@@ -171,6 +171,9 @@ public final class RequestHandler implements AutoCloseable {
 
     public Subscription sendStreamingMessage(SendMessageRequest request, Principal caller) {
         requireStreaming();
+        // DEFECT (issue 30): the quota was checked first, so at the limit a message that can never be sent
+        // (nested too deep) was told -32004 "send this again later"; it is refused with its own error.
+        MessageSending.check(request);
         // Before the turn opens: a refused stream leaves no task behind and runs nothing.
         Runnable place = streams.hold(caller.owner());
         return heldUntilOver(place, () -> sending.stream(request, caller.owner()));
@@ -221,6 +224,9 @@ public final class RequestHandler implements AutoCloseable {
      */
     public Subscription subscribeToTask(SubscribeToTaskRequest request, String lastEventId, Principal caller) {
         requireStreaming();
+        // DEFECT (issue 30): at the stream limit a Last-Event-ID such as "abc" was told -32004 "send this
+        // again later", below it -32602; a request that can never succeed gets its own error first.
+        TaskSubscribing.check(lastEventId);
         Runnable place = streams.hold(caller.owner());
         return heldUntilOver(place, () -> subscribing.subscribe(request, lastEventId, caller.owner()));
     }

@@ -28,6 +28,13 @@ final class TaskSubscribing {
         this.group = group;
     }
 
+    /** -32602 for a Last-Event-ID that names no frame this server could have sent; checked before any place is taken. */
+    static void check(String lastEventId) {
+        if (lastEventId != null) {
+            eventId(lastEventId);
+        }
+    }
+
     /** @param lastEventId the Last-Event-ID the caller sent, as sent; null without one */
     Subscription subscribe(SubscribeToTaskRequest request, String lastEventId, String owner) {
         if (lastEventId != null) {

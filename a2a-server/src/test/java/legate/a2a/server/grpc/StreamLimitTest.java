@@ -7,6 +7,8 @@ import static legate.a2a.server.grpc.GrpcBindingTest.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -30,6 +32,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import legate.a2a.model.NestingLimit;
 import legate.a2a.model.grpc.GrpcMetadata;
 import legate.a2a.server.ServerConfig;
 import legate.a2a.server.ServerSecurity;
@@ -149,6 +152,58 @@ class StreamLimitTest {
         }
     }
 
+    // DEFECT (issue 30): the quota was checked before the request, so at the limit a request that can never
+    // succeed (a Last-Event-ID that is no frame id, metadata nested past the limit) was told -32004 "send this
+    // again later", though below the limit the same request was -32602. It is refused with its own error first.
+    @Test
+    void atTheLimitARequestThatCanNeverSucceedIsRefusedWithItsOwnErrorNotTheLimits() throws Exception {
+        A2AServiceGrpc.A2AServiceBlockingStub alice = agent.stub(Map.of("authorization", "Bearer " + ALICE));
+        String parked = parkedTask(alice);
+        List<Http> held = new ArrayList<>();
+        for (int i = 0; i < LIMIT; i++) {
+            held.add(held(Http.post(port, "/", jsonRpc("SubscribeToTask", "{\"id\":\"" + parked + "\"}"), ALICE)));
+        }
+        assertThat(Http.post(port, "/", jsonRpc("SubscribeToTask", "{\"id\":\"" + parked + "\"}"), ALICE).json()
+                .at("/error/code").asInt()).as("alice is at her limit").isEqualTo(-32004);
+
+        JsonNode badId = Http.post(port, "/", jsonRpc("SubscribeToTask", "{\"id\":\"" + parked + "\"}"), ALICE,
+                "Last-Event-ID: abc").json();
+        assertThat(badId.at("/error/code").asInt()).isEqualTo(-32602);
+        assertThat(badId.at("/error/message").asText()).contains("Last-Event-ID");
+        JsonNode tooDeep = Http.post(port, "/", jsonRpc("SendStreamingMessage", nestedMessage()), ALICE).json();
+        assertThat(tooDeep.at("/error/code").asInt()).isEqualTo(-32602);
+        assertThat(tooDeep.at("/error/message").asText()).contains(NestingLimit.MAX_DEPTH + " levels");
+
+        A2AServiceGrpc.A2AServiceBlockingStub resuming = agent.stub(Map.of("authorization", "Bearer " + ALICE,
+                "last-event-id", "abc"));
+        expect(() -> drain(resuming.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(parked).build())),
+                Status.Code.INVALID_ARGUMENT, "INVALID_PARAMS");
+        Struct deep = Struct.newBuilder().putFields("k", nestedValue(NestingLimit.MAX_DEPTH + 1)).build();
+        expect(() -> drain(alice.sendStreamingMessage(send(GrpcAgent.message("hi").toBuilder().setMetadata(deep)
+                .build()))), Status.Code.INVALID_ARGUMENT, "INVALID_PARAMS");
+
+        answer(alice, parked);
+        for (Http ended : held) {
+            ended.readToEnd();
+        }
+    }
+
+    /** {"k":{"k":...}} as a Value: {@code levels} objects, one inside the other. */
+    private static Value nestedValue(int levels) {
+        Value v = Value.newBuilder().setStringValue("x").build();
+        for (int i = 1; i < levels; i++) {
+            v = Value.newBuilder().setStructValue(Struct.newBuilder().putFields("k", v)).build();
+        }
+        return v;
+    }
+
+    /** SendStreamingMessage params whose message metadata nests one level past the limit. */
+    private static String nestedMessage() {
+        String deep = "{\"k\":".repeat(NestingLimit.MAX_DEPTH + 1) + "\"x\"" + "}".repeat(NestingLimit.MAX_DEPTH + 1);
+        return "{\"message\":{\"messageId\":\"m-" + System.nanoTime() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":"
+                + "\"hi\"}],\"metadata\":" + deep + "}}";
+    }
+
     /** Answers the question of a parked task, which then completes and ends every stream following it. */
     private static void answer(A2AServiceGrpc.A2AServiceBlockingStub caller, String taskId) {
         assertThat(caller.sendMessage(SendMessageRequest.newBuilder().setMessage(GrpcAgent.message("yes").toBuilder()
@@ -241,14 +296,18 @@ class StreamLimitTest {
             this.contentType = contentType;
         }
 
-        static Http post(int port, String path, String body, String token) throws IOException {
+        static Http post(int port, String path, String body, String token, String... headers) throws IOException {
             Socket socket = new Socket("127.0.0.1", port);
             socket.setSoTimeout(10_000);
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             // v0.3 clients send no A2A-Version; the v1.0 bindings need it.
             String version = path.startsWith("/v0.3/") ? "" : "A2A-Version: 1.0\r\n";
+            StringBuilder extra = new StringBuilder();
+            for (String h : headers) {
+                extra.append(h).append("\r\n");
+            }
             String head = "POST " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + version
-                    + "Authorization: Bearer " + token + "\r\nContent-Length: " + bytes.length + "\r\n\r\n";
+                    + "Authorization: Bearer " + token + "\r\n" + extra + "Content-Length: " + bytes.length + "\r\n\r\n";
             OutputStream out = socket.getOutputStream();
             out.write(head.getBytes(StandardCharsets.UTF_8));
             out.write(bytes);
