@@ -68,6 +68,10 @@ public final class GrpcListener {
                         PeerForwarding forwarding, Duration idleTimeout) {
         this.host = host;
         this.requestedPort = port;
+        ThrottledLog malformed = new ThrottledLog(LoggerFactory.getLogger(MalformedRequests.class), MALFORMED_LOG_INTERVAL);
+        // A request whose framing is broken never reaches the service: grpc-java's transport logs it, so it is
+        // that log that is held to one line per interval, the same one as for a message that does not parse.
+        MalformedFrames.reportTo(malformed);
         GrpcCallCounter counter = new GrpcCallCounter(metrics);
         this.service = new A2aGrpcService(counter, forwarding);
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("legate-grpc-", 0).factory());
@@ -81,8 +85,7 @@ public final class GrpcListener {
                 // Outermost: a request that is not valid protobuf is refused before any interceptor runs.
                 // Of the interceptors, the last given runs first: the authority before the caller's credential.
                 .addService(MalformedRequests.guard(ServerInterceptors.intercept(service,
-                        new CallerInterceptor(authentication, counter), new FirstEventIds(), authority),
-                        new ThrottledLog(LoggerFactory.getLogger(MalformedRequests.class), MALFORMED_LOG_INTERVAL)));
+                        new CallerInterceptor(authentication, counter), new FirstEventIds(), authority), malformed));
         if (tls != null) {
             builder.sslContext(sslContext(tls, clientCheck));
         }

@@ -144,6 +144,35 @@ class GrpcMalformedRequestTest {
         assertThat(legateLog.toString(StandardCharsets.UTF_8)).doesNotContain("\tat ");
     }
 
+    // DEFECT (issue 30): a request whose gRPC framing is broken never reaches the service; grpc-java's
+    // transport logged each one as a JUL WARNING with a stack trace of some 18 lines, as often as a
+    // caller liked. The codes are the transport's: INTERNAL for a cut or flagged frame, RESOURCE_EXHAUSTED
+    // for a declared length over the limit.
+    @Test
+    void manyRequestsWithBrokenFramingLogOneLineAndNoStackTraceAndTheServerKeepsServing() throws Exception {
+        String path = "/" + A2AServiceGrpc.getGetTaskMethod().getFullMethodName();
+        byte[] cut = {0, 0, 0, 0, 0x10, 'a', 'b', 'c'};
+        byte[] reservedBits = {0x02, 0, 0, 0, 1, 0};
+        byte[] huge = {0, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+        try (RawHttp2 h2 = new RawHttp2(agent.server.grpcPort())) {
+            for (int i = 0; i < 40; i++) {
+                switch (i % 3) {
+                    case 0 -> assertThat(h2.call(path, cut)).as("call " + i).startsWith("13 ").contains("end-of-stream");
+                    case 1 -> assertThat(h2.call(path, reservedBits)).as("call " + i).startsWith("13 ")
+                            .contains("reserved bits");
+                    default -> assertThat(h2.call(path, huge)).as("call " + i).startsWith("8 ");
+                }
+            }
+        }
+        assertThat(agent.stub().sendMessage(request(Struct.getDefaultInstance())).getTask().getId()).isNotEmpty();
+
+        assertThat(grpcLog).filteredOn(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
+                .extracting(LogRecord::getMessage).isEmpty();
+        String logged = legateLog.toString(StandardCharsets.UTF_8);
+        assertThat(logged.lines().filter(l -> l.contains("framing is broken")).toList()).hasSize(1);
+        assertThat(logged).doesNotContain("\tat ");
+    }
+
     private StatusRuntimeException call(MethodDescriptor<?, ?> method, byte[] body) {
         MethodDescriptor<byte[], byte[]> raw = MethodDescriptor.<byte[], byte[]>newBuilder()
                 .setType(method.getType())
