@@ -13,6 +13,13 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * keep it open and a client that is gone is noticed by the failed write. One sweep serves every
  * stream (a timer per stream would cost more than the stream itself), and it runs only while some
  * stream is open.
+ *
+ * <p>The failed write is the only sign of a hang-up on HTTP/1.1: Jetty reads nothing more from the
+ * connection while its response streams (a failure listener on the request hears of the close only
+ * when the server stops; seen on Jetty 12.1.14). The first comment after a hang-up is accepted by
+ * the TCP stack and answered with a reset, so the second one fails: a gone client's stream, and its
+ * place in MAX_STREAMS_PER_PRINCIPAL, lasts up to 2 x (silence + silence / 3) after it left
+ * (README "Limits").
  */
 public final class KeepAlive {
     private final Scheduler scheduler;
