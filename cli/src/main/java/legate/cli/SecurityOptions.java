@@ -103,7 +103,8 @@ final class SecurityOptions {
             defaultValue = DEFAULT_MAX_STREAMS_PER_PRINCIPAL,
             description = "Most streams (SendStreamingMessage, SubscribeToTask; every binding together) one caller may"
                     + " hold open at once, so that idle streams cannot use up the server's memory and connections; more"
-                    + " are refused before they start (-32004); 0: no limit [MAX_STREAMS_PER_PRINCIPAL] (default:"
+                    + " are refused before they start (-32004); an SSE stream whose client hung up keeps its place"
+                    + " until a keep-alive write to it fails, up to 40 s; 0: no limit [MAX_STREAMS_PER_PRINCIPAL] (default:"
                     + " ${DEFAULT-VALUE}).")
     int maxStreamsPerPrincipal = ServerSecurity.DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
 
