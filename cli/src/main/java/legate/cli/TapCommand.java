@@ -24,6 +24,7 @@ import legate.tap.show.ShownHeaders;
 import legate.tap.show.WirePrinter;
 import legate.tap.web.Inspector;
 import legate.tap.web.SessionFile;
+import legate.wire.http.KnownHosts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,6 +44,7 @@ final class TapCommand implements Callable<Integer> {
     enum ColourMode { auto, always, never }
 
     private static final int CONSOLE_BUFFER_BYTES = 64 * 1024;
+    static final String TAP_ALLOWED_HOSTS = "TAP_ALLOWED_HOSTS";
 
     @Option(names = "--host", descriptionKey = "TAP_HOST", defaultValue = TapConfig.DEFAULT_HOST,
             description = "Address to bind [TAP_HOST] (default: ${DEFAULT-VALUE}; the tap is a second door into an "
@@ -91,6 +93,13 @@ final class TapCommand implements Callable<Integer> {
                     + "exchange and can send the agent messages, so loopback).")
     String webHost;
 
+    @Option(names = "--allowed-hosts", descriptionKey = TAP_ALLOWED_HOSTS, paramLabel = "HOSTS",
+            description = "Host names (any port) or name:port the tap and the inspector answer besides their bind "
+                    + "address (every interface address on 0.0.0.0), localhost, 127.0.0.1 and [::1], comma-separated; "
+                    + "another Host is refused (421 by the tap, 403 by the inspector: DNS-rebinding defence). '*' "
+                    + "answers every Host [TAP_ALLOWED_HOSTS] (default: none).")
+    String allowedHosts;
+
     @Option(names = "--replay", paramLabel = "FILE",
             description = "Show a recorded session (the tap's JSON Lines, or a HAR file) instead of forwarding: "
                     + "printed, or with --web served on the inspector until interrupted; no agent is needed.")
@@ -107,16 +116,19 @@ final class TapCommand implements Callable<Integer> {
             return replay();
         }
         TapConfig config;
+        List<String> hosts;
         try {
+            hosts = allowedHosts();
             config = new TapConfig(host, port, URI.create(target.trim()), TapConfig.DEFAULT_MAX_REQUEST_BYTES)
-                    .withApiKeyHeader(apiKeyHeader).withGrpcTarget(grpcTarget).withTargetTls(targetTls.tls().context());
+                    .withApiKeyHeader(apiKeyHeader).withGrpcTarget(grpcTarget).withTargetTls(targetTls.tls().context())
+                    .withAllowedHosts(hosts);
         } catch (IllegalArgumentException e) {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
         }
         WirePrinter printer = printer();
         List<ExchangeListener> listeners = new ArrayList<>(List.of(printer));
-        Inspector inspector = web ? new Inspector(webHost, webPort, config.target(), Clock.systemUTC()) : null;
+        Inspector inspector = web ? new Inspector(webHost, webPort, config.target(), Clock.systemUTC(), hosts) : null;
         if (inspector != null) {
             listeners.add(inspector);
         }
@@ -154,6 +166,10 @@ final class TapCommand implements Callable<Integer> {
         }
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
                 + (log != null ? " (logging to " + log + ")" : ""));
+        if (!KnownHosts.isLoopback(host) && hosts.isEmpty()) {
+            printer.note("legate tap: " + host + " is not loopback: only requests that name localhost, 127.0.0.1, [::1]"
+                    + " or this machine's address as Host are answered; list the names callers use in TAP_ALLOWED_HOSTS");
+        }
         if (targetTls.clientCert != null) {
             printer.note("legate tap: the agent sees every client of the tap as the holder of " + targetTls.clientCert
                     + " (mutual TLS); keep the tap where only you can reach it");
@@ -207,7 +223,14 @@ final class TapCommand implements Callable<Integer> {
             System.err.println("legate tap: " + e.getMessage());
             return 2;
         }
-        Inspector inspector = web ? new Inspector(webHost, webPort, origin, Clock.systemUTC()) : null;
+        List<String> hosts;
+        try {
+            hosts = allowedHosts();
+        } catch (IllegalArgumentException e) {
+            System.err.println("legate tap: " + e.getMessage());
+            return 2;
+        }
+        Inspector inspector = web ? new Inspector(webHost, webPort, origin, Clock.systemUTC(), hosts) : null;
         ProtocolCheck check = new ProtocolCheck(inspector != null ? List.of(inspector) : List.of(printer));
         for (ExchangeEvent event : events) {
             if (!(event instanceof ExchangeEvent.Flagged)) {
@@ -233,6 +256,22 @@ final class TapCommand implements Callable<Integer> {
         }, "legate-tap-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * TAP_ALLOWED_HOSTS split and checked as ALLOWED_HOSTS is for the agent.
+     *
+     * @throws IllegalArgumentException naming the entry that is no host name, IP literal or name:port
+     */
+    private List<String> allowedHosts() {
+        List<String> hosts = KnownHosts.parseList(allowedHosts);
+        for (String h : hosts) {
+            if (!h.equals("*") && !h.matches("[A-Za-z0-9._\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?")) {
+                throw new IllegalArgumentException(TAP_ALLOWED_HOSTS
+                        + ": a host name, IP literal or name:port, comma-separated, got " + h);
+            }
+        }
+        return hosts;
     }
 
     private WirePrinter printer() {

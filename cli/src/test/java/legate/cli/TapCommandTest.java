@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import legate.testsupport.ChildCommand;
 import legate.testsupport.ChildRun;
 import legate.testsupport.Cleanup;
+import legate.testsupport.RawHttp;
 import legate.testsupport.RunningChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code legate tap} as a real process: {@code --web} prints the page's URL and serves it; {@code --replay} reads a log back. */
 class TapCommandTest {
     private static final String[] TAP_KEYS = {"TAP_HOST", "TAP_PORT", "TARGET_URL", "TAP_LOG", "TAP_WEB", "TAP_WEB_PORT",
-            "TAP_WEB_HOST"};
+            "TAP_WEB_HOST", "TAP_ALLOWED_HOSTS"};
     private static final String UNVERSIONED = "{\"at\":\"2026-12-01T10:00:00Z\",\"exchange\":1,\"event\":\"request\","
             + "\"method\":\"POST\",\"target\":\"/\",\"headers\":{\"Content-Type\":\"application/json\"},"
             + "\"body\":\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"method\\\":\\\"GetTask\\\"}\"}\n";
@@ -45,6 +46,31 @@ class TapCommandTest {
         HttpResponse<String> status = http.send(HttpRequest.newBuilder(URI.create(m.group(1) + "status")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(status.body()).contains("\"mode\":\"live\"").contains("\"target\":\"http://127.0.0.1:9\"");
+    }
+
+    // DEFECT (issue 30): a tap bound to 0.0.0.0 answered every Host, so a DNS-rebinding page got through it
+    // to the agent. It answers loopback names and TAP_ALLOWED_HOSTS (read from the environment here),
+    // refuses another Host with 421 and forwards nothing (an allowed one reaches the dead target: 502).
+    @Test
+    void aTapBoundWideAnswersItsAllowedHostsAndRefusesOthers(@TempDir Path dir) throws Exception {
+        RunningChild tap = cleanup.register(ChildCommand.java(Legate.class, "tap", "--host", "0.0.0.0", "--port", "0",
+                "--color", "never", "--target", "http://127.0.0.1:9").in(dir).without(TAP_KEYS)
+                .env("TAP_ALLOWED_HOSTS", "tap.example, other.example").start());
+        Matcher m = tap.awaitLine(Pattern.compile("legate tap: http://127\\.0\\.0\\.1:(\\d+)/ ->"), Duration.ofSeconds(30));
+        int port = Integer.parseInt(m.group(1));
+
+        assertThat(RawHttp.get(port, "/", "rebind.attacker.example:" + port, null).status()).isEqualTo(421);
+        assertThat(RawHttp.get(port, "/", "tap.example:" + port, null).status()).isEqualTo(502);
+        assertThat(RawHttp.get(port, "/", "127.0.0.1:" + port, null).status()).isEqualTo(502);
+    }
+
+    // Rule: an allowed-hosts entry that is no host name is a usage error (exit 2) naming it, as ALLOWED_HOSTS is.
+    @Test
+    void aMalformedAllowedHostExits2NamingIt(@TempDir Path dir) throws Exception {
+        ChildRun run = ChildCommand.java(Legate.class, "tap", "--port", "0", "--allowed-hosts", "ok.example,bad/host")
+                .in(dir).without(TAP_KEYS).run(Duration.ofSeconds(60));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("TAP_ALLOWED_HOSTS").contains("bad/host").doesNotContain("Exception");
     }
 
     // Rule: a recorded session replays with no agent, checked again: the console flags what it finds.

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import legate.a2a.client.ClientConfig;
@@ -29,6 +30,8 @@ import legate.wire.http.BindAddress;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -44,7 +47,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * the four A2A tools to a calling agent. It is an A2A client and nothing more.
  *
  * <p>Every request passes, in order: the Host check ({@link HostGuard}, 403), the bearer check
- * ({@link BearerGuard}, 401), then the MCP SDK's session-based Streamable HTTP servlet.
+ * ({@link BearerGuard}, 401), then the MCP SDK's session-based Streamable HTTP servlet; {@code /metrics}
+ * passes the same Host check, then its own access rule ({@link MetricsAccess}).
  * PROTOCOL (MCP 2025-06-18, utilities/progress): progress notifications travel on the stream of the
  * request they belong to, which the stateless transport does not keep, hence the session-based one.
  *
@@ -106,7 +110,8 @@ public final class McpEndpoint implements AutoCloseable {
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
-        context.addFilter(new FilterHolder(new HostGuard(config.host(), config.allowedHosts())), "/*", requests);
+        HostGuard hostGuard = new HostGuard(config.host(), config.allowedHosts());
+        context.addFilter(new FilterHolder(hostGuard), "/*", requests);
         context.addFilter(new FilterHolder(new BearerGuard(config.token(), config.serverName())), "/*", requests);
         ServletHolder servlet = new ServletHolder(transport);
         servlet.setAsyncSupported(true);
@@ -126,12 +131,24 @@ public final class McpEndpoint implements AutoCloseable {
         }
         this.metricsAccess = scrape.access();
         ServerConnector scrapeOnly = metricsConnector;
+        // The separate listener is bound to loopback, so it answers the loopback names only.
+        HostGuard scrapeHosts = scrapeOnly == null ? hostGuard : new HostGuard("127.0.0.1", List.of());
         jetty.setHandler(new Handler.Wrapper(context) {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 boolean onScrapeListener = request.getConnectionMetaData().getConnector() == scrapeOnly;
                 if (MetricsEndpoint.PATH.equals(Request.getPathInContext(request))
                         && (scrapeOnly == null || onScrapeListener)) {
+                    // DEFECT (issue 30): /metrics is served here, before the servlet context whose
+                    // filter checks Host, so a DNS-rebinding page read it (200) while /mcp said 403.
+                    String refused = scrapeHosts.refusal(request.getHeaders().get(HttpHeader.HOST),
+                            request.getHeaders().get(HttpHeader.ORIGIN));
+                    if (refused != null) {
+                        response.setStatus(403);
+                        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+                        Content.Sink.write(response, true, refused + "\n", callback);
+                        return true;
+                    }
                     return scrape.handle(request, response, callback);
                 }
                 return !onScrapeListener && super.handle(request, response, callback);

@@ -5,15 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ServerConfig;
+import legate.a2a.server.observe.Telemetry;
 import legate.mcp.guard.BearerToken;
 import legate.revisor.RevisorCard;
 import legate.revisor.RevisorExecutor;
 import legate.testsupport.Cleanup;
 import legate.testsupport.RawHttp;
+import legate.wire.trace.Tracing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,6 +49,32 @@ class McpHostTest {
             RawHttp.Answer a = initialize(port, path, host);
             assertThat(a.status()).as(host).isEqualTo(200);
             assertThat(a.body()).as(host).contains("serverInfo");
+        }
+    }
+
+    // DEFECT (issue 30): /metrics on the MCP port was served before the servlet context whose filter
+    // checks Host, so a rebinding page read it (200) while /mcp with the same Host said 403. It now
+    // passes the same check on the MCP port, and the loopback names only on a METRICS_PORT listener.
+    @Test
+    void metricsRefusesARebindingHostOnTheMcpPortAndOnItsOwnListener() throws Exception {
+        McpConfig config = McpConfig.loopback(0, TOKEN, Map.of("revisor", URI.create("http://127.0.0.1:9/")));
+        McpEndpoint onMcpPort = cleanup.register(McpEndpoint.create(config));
+        onMcpPort.start();
+        McpEndpoint ownListener = cleanup.register(McpEndpoint.create(config, Clock.systemUTC(),
+                new Telemetry(0, null, Tracing.OFF)));
+        ownListener.start();
+
+        for (int port : new int[] {onMcpPort.metricsPort(), ownListener.metricsPort()}) {
+            RawHttp.Answer rebound = RawHttp.get(port, "/metrics", "evil.example", null);
+            assertThat(rebound.status()).as("port %d", port).isEqualTo(403);
+            assertThat(rebound.body()).as("port %d", port).contains("evil.example");
+            assertThat(rebound.header("Content-Type")).as("port %d", port).doesNotContain("version=0.0.4");
+            assertThat(RawHttp.get(port, "/metrics", "rebind.attacker.example:" + port, null).status()).isEqualTo(403);
+            for (String host : new String[] {"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
+                RawHttp.Answer a = RawHttp.get(port, "/metrics", host, null);
+                assertThat(a.status()).as(host).isEqualTo(200);
+                assertThat(a.header("Content-Type")).as(host).contains("version=0.0.4");
+            }
         }
     }
 

@@ -63,19 +63,29 @@ public final class HostGuard extends HttpFilter {
         }
     }
 
+    /**
+     * Why a request with these {@code Host} and {@code Origin} headers is refused (403), or null when
+     * it may pass: the one rule for every path of the port, {@code /metrics} included, which is served
+     * outside the servlet context this filter guards.
+     */
+    public String refusal(String host, String origin) {
+        if (!allowsHost(host)) {
+            return "Host " + quote(host) + " is not allowed here"
+                    + (loopbackOnly ? " (a loopback endpoint answers only to 127.0.0.1, localhost and [::1])"
+                    : " (MCP_ALLOWED_HOSTS lists the names it answers to)");
+        }
+        if (!allowsOrigin(origin)) {
+            return "Origin " + quote(origin) + " is not allowed here";
+        }
+        return null;
+    }
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String host = request.getHeader("Host");
-        if (!allowsHost(host)) {
-            new Refusal(HttpServletResponse.SC_FORBIDDEN, "Host " + quote(host) + " is not allowed here"
-                    + (loopbackOnly ? " (a loopback endpoint answers only to 127.0.0.1, localhost and [::1])"
-                    : " (MCP_ALLOWED_HOSTS lists the names it answers to)")).writeTo(response);
-            return;
-        }
-        String origin = request.getHeader("Origin");
-        if (!allowsOrigin(origin)) {
-            new Refusal(HttpServletResponse.SC_FORBIDDEN, "Origin " + quote(origin) + " is not allowed here").writeTo(response);
+        String refused = refusal(request.getHeader("Host"), request.getHeader("Origin"));
+        if (refused != null) {
+            new Refusal(HttpServletResponse.SC_FORBIDDEN, refused).writeTo(response);
             return;
         }
         chain.doFilter(request, response);

@@ -51,12 +51,12 @@ record ErrorReply(int status, int code, String message) {
 
     /**
      * A Host the tap does not answer to: PROTOCOL (RFC 9110 §15.5.20) 421, the request reached a
-     * server not configured for that authority. A loopback tap answers loopback names only.
+     * server not configured for that authority. The tap answers the names {@code KnownHosts.forBind} gives it.
      */
     static ErrorReply misdirected(String host) {
-        return new ErrorReply(421, JsonRpcError.INVALID_REQUEST, "legate tap: a tap bound to loopback answers only"
-                + " to localhost, 127.0.0.1 and [::1], not to the host name \"" + host.replaceAll("[\\p{Cntrl}\"]", "?")
-                + "\"; nothing was forwarded");
+        return new ErrorReply(421, JsonRpcError.INVALID_REQUEST, "legate tap: the tap answers only to its bind address,"
+                + " localhost, 127.0.0.1, [::1] and the names in TAP_ALLOWED_HOSTS, not to the host name \""
+                + host.replaceAll("[\\p{Cntrl}\"]", "?") + "\"; nothing was forwarded");
     }
 
     private static ErrorReply notForwarded(int status, MalformedMessage e) {

@@ -2,6 +2,7 @@ package legate.tap.proxy;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
 
@@ -19,9 +20,13 @@ import javax.net.ssl.SSLContext;
  * @param targetTls how the tap dials an {@code https} target: the authorities it trusts and the
  *     client certificate it presents when the agent asks for one (mutual TLS); null: the JDK's
  *     trusted authorities and no certificate
+ * @param allowedHosts the Host names (any port) or {@code name:port} the tap answers besides its bind
+ *     address, this machine's interface addresses on a wildcard bind, and the loopback names
+ *     ({@code TAP_ALLOWED_HOSTS}); {@code *} answers every Host. Any other Host is refused 421 before
+ *     anything is forwarded ({@link legate.wire.http.KnownHosts#forBind})
  */
 public record TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader,
-                        InetSocketAddress grpcTarget, SSLContext targetTls) {
+                        InetSocketAddress grpcTarget, SSLContext targetTls, List<String> allowedHosts) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 41242;
     public static final String DEFAULT_TARGET = "http://127.0.0.1:41241";
@@ -43,14 +48,15 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
             throw new IllegalArgumentException("a CA certificate or client certificate is for an https target; TARGET_URL is "
                     + target);
         }
+        allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
     }
 
     public TapConfig(String host, int port, URI target, int maxRequestBytes) {
-        this(host, port, target, maxRequestBytes, null, null, null);
+        this(host, port, target, maxRequestBytes, null, null, null, List.of());
     }
 
     public TapConfig(String host, int port, URI target, int maxRequestBytes, String apiKeyHeader) {
-        this(host, port, target, maxRequestBytes, apiKeyHeader, null, null);
+        this(host, port, target, maxRequestBytes, apiKeyHeader, null, null, List.of());
     }
 
     /** Loopback, the given port and target, the default request limit. */
@@ -60,7 +66,15 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
 
     /** The same, with the API key travelling in {@code header}. */
     public TapConfig withApiKeyHeader(String header) {
-        return new TapConfig(host, port, target, maxRequestBytes, header, grpcTarget, targetTls);
+        return new TapConfig(host, port, target, maxRequestBytes, header, grpcTarget, targetTls, allowedHosts);
+    }
+
+    /**
+     * The same, answering {@code names} besides the bind address and loopback names (TAP_ALLOWED_HOSTS,
+     * as {@link legate.wire.http.KnownHosts#parseList} splits it); {@code *} answers every Host.
+     */
+    public TapConfig withAllowedHosts(List<String> names) {
+        return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, grpcTarget, targetTls, names);
     }
 
     /**
@@ -70,7 +84,7 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
      * @throws IllegalArgumentException when the target is not https, where the settings would be ignored
      */
     public TapConfig withTargetTls(SSLContext tls) {
-        return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, grpcTarget, tls);
+        return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, grpcTarget, tls, allowedHosts);
     }
 
     /**
@@ -81,7 +95,7 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
      */
     public TapConfig withGrpcTarget(String hostPort) {
         if (hostPort == null || hostPort.isBlank()) {
-            return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, null, targetTls);
+            return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader, null, targetTls, allowedHosts);
         }
         URI u = URI.create("//" + hostPort.strip());
         if (u.getHost() == null || u.getPort() < 1 || (u.getRawPath() != null && !u.getRawPath().isEmpty())) {
@@ -90,7 +104,7 @@ public record TapConfig(String host, int port, URI target, int maxRequestBytes, 
         }
         String h = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
         return new TapConfig(host, port, target, maxRequestBytes, apiKeyHeader,
-                InetSocketAddress.createUnresolved(h, u.getPort()), targetTls);
+                InetSocketAddress.createUnresolved(h, u.getPort()), targetTls, allowedHosts);
     }
 
     /**

@@ -70,8 +70,11 @@ public final class TapProxy implements AutoCloseable {
         this.listeners = new ListenerThread(listeners);
         this.context = new TapContext(config.target(), config.maxRequestBytes(), this.listeners,
                 headers.withApiKeyHeader(config.apiKeyHeader()), clock, new AtomicLong(), resolved(config.grpcTarget()),
-                console, KnownHosts.isLoopback(config.host()) ? KnownHosts.forBind(config.host(), List.of())
-                        : KnownHosts.any());
+                // DEFECT (issue 30): a tap bound wider than loopback once answered every Host, so a
+                // DNS-rebinding page reached the agent through it (the tap rewrites Host to the agent's
+                // name). The rule is the A2A server's on every bind: its bind and interface addresses,
+                // loopback names, and TAP_ALLOWED_HOSTS ('*' turns it off, said out loud).
+                console, KnownHosts.forBind(config.host(), config.allowedHosts()));
     }
 
     private static InetSocketAddress resolved(InetSocketAddress grpc) {

@@ -8,7 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -28,6 +27,7 @@ import legate.tap.show.ExchangeEvent;
 import legate.tap.show.ExchangeListener;
 import legate.tap.show.ProtocolCheck;
 import legate.wire.http.BindAddress;
+import legate.wire.http.KnownHosts;
 import legate.wire.json.WireJson;
 
 /**
@@ -68,12 +68,21 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
 
     /** @param origin the agent's origin, for the URLs of the HAR export */
     public Inspector(String host, int port, URI origin, Clock clock) {
+        this(host, port, origin, clock, List.of());
+    }
+
+    /**
+     * @param origin the agent's origin, for the URLs of the HAR export
+     * @param allowedHosts the Host names answered besides the bind address, interface addresses on a
+     *     wildcard bind, and loopback names (TAP_ALLOWED_HOSTS); {@code *} answers every Host
+     */
+    public Inspector(String host, int port, URI origin, Clock clock, List<String> allowedHosts) {
         this.host = host;
         this.port = port;
         this.origin = origin;
         this.clock = clock;
         this.history = new SessionHistory(MAX_EVENTS, MAX_HISTORY_BYTES);
-        this.guard = new RequestGuard(isLoopback(host));
+        this.guard = new RequestGuard(KnownHosts.forBind(host, allowedHosts));
     }
 
     /** Turns the composer on: it sends through the tap at {@code tap}. */
@@ -351,14 +360,6 @@ public final class Inspector implements ExchangeListener, AutoCloseable {
         ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(body);
-        }
-    }
-
-    private static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (IOException e) {
-            return false;
         }
     }
 

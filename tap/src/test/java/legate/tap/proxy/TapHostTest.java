@@ -2,9 +2,14 @@ package legate.tap.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import legate.a2a.server.AgentServer;
@@ -29,6 +34,7 @@ class TapHostTest {
     @RegisterExtension
     static final Cleanup cleanup = new Cleanup();
     private static int tapPort;
+    private static int wideTapPort;
 
     @BeforeAll
     static void start() throws Exception {
@@ -43,8 +49,12 @@ class TapHostTest {
             }
             return RevisorCard.build(null, "http://localhost:" + tapPort + "/");
         }, new RevisorExecutor(Duration.ZERO));
-        cleanup.start("agent", agent, AgentServer::start, AgentServer::openStreams);
+        int agentPort = cleanup.start("agent", agent, AgentServer::start, AgentServer::openStreams);
         cleanup.register(() -> tap.get().stop());
+        TapProxy wide = new TapProxy(new TapConfig("0.0.0.0", 0, URI.create("http://localhost:" + agentPort),
+                TapConfig.DEFAULT_MAX_REQUEST_BYTES).withAllowedHosts(List.of("tap.example")), List.of(), Clock.systemUTC());
+        wideTapPort = wide.start();
+        cleanup.register(wide::stop);
     }
 
     @Test
@@ -83,5 +93,47 @@ class TapHostTest {
 
         assertThat(a.status()).isEqualTo(403);
         assertThat(a.body()).contains("CORS_ORIGINS");
+    }
+
+    // DEFECT (issue 30): a tap bound wider than loopback answered every Host, and rewrote it to the
+    // agent's name, so a rebinding page under its own name ran a task on the agent. Now it answers
+    // what the A2A server answers on the same bind: loopback names, the machine's interface
+    // addresses, and TAP_ALLOWED_HOSTS.
+    @Test
+    void aTapBoundToEveryInterfaceRefusesARebindingHostToo() throws Exception {
+        RawHttp.Answer sent = RawHttp.postJson(wideTapPort, "/", "rebind.attacker.example:" + wideTapPort, null, SEND);
+        RawHttp.Answer list = RawHttp.get(wideTapPort, "/v1/tasks", "rebind.attacker.example", null);
+
+        assertThat(sent.status()).isEqualTo(421);
+        assertThat(sent.body()).contains("TAP_ALLOWED_HOSTS").contains("nothing was forwarded");
+        assertThat(list.status()).isEqualTo(421);
+    }
+
+    @Test
+    void aTapBoundToEveryInterfaceAnswersLoopbackItsAllowedNamesAndTheMachinesAddress() throws Exception {
+        List<String> hosts = new ArrayList<>(List.of("localhost:" + wideTapPort, "127.0.0.1:" + wideTapPort,
+                "tap.example:" + wideTapPort, "TAP.example"));
+        String address = interfaceAddress();
+        if (address != null) {
+            hosts.add(address + ":" + wideTapPort);
+        }
+        for (String host : hosts) {
+            RawHttp.Answer sent = RawHttp.postJson(wideTapPort, "/", host, null, SEND);
+
+            assertThat(sent.status()).as(host).isEqualTo(200);
+            assertThat(sent.body()).as(host).contains("TASK_STATE_COMPLETED");
+        }
+    }
+
+    /** A non-loopback IPv4 address of this machine, as a caller on the network would dial it; null when it has none. */
+    static String interfaceAddress() throws Exception {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
+                    return a.getHostAddress();
+                }
+            }
+        }
+        return null;
     }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -205,6 +209,52 @@ class InspectorServerTest {
         // A replay has no composer: the page's own request is refused with 409, and says why.
         assertThat(status(port, "POST /send", self, "X-Legate-Inspector: 1\r\nOrigin: http://" + self + "\r\n")).isEqualTo(409);
         assertThat(status(port, "POST /import", self, "X-Legate-Inspector: 1\r\n")).isEqualTo(400);
+    }
+
+    // DEFECT (issue 30): an inspector bound wider than loopback answered every Host, so a rebinding
+    // page under its own name (Origin the same, the page's header sent) read /rows and posted /send.
+    // On every bind it answers loopback names, the machine's addresses and TAP_ALLOWED_HOSTS only.
+    @Test
+    void anInspectorBoundToEveryInterfaceRefusesARebindingHost() throws Exception {
+        inspector = new Inspector("0.0.0.0", 0, URI.create("http://127.0.0.1"), Clock.systemUTC(),
+                List.of("inspector.example"));
+        int port = inspector.start();
+        String rebind = "rebind.attacker.example:" + port;
+        assertThat(status(port, "GET /rows", rebind, "")).isEqualTo(403);
+        assertThat(status(port, "GET /status", rebind, "")).isEqualTo(403);
+        assertThat(status(port, "POST /send", rebind, "X-Legate-Inspector: 1\r\nOrigin: http://" + rebind + "\r\n"))
+                .isEqualTo(403);
+        List<String> known = new ArrayList<>(List.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port,
+                "inspector.example:" + port));
+        String address = interfaceAddress();
+        if (address != null) {
+            known.add(address + ":" + port);
+        }
+        for (String host : known) {
+            assertThat(status(port, "GET /status", host, "")).as(host).isEqualTo(200);
+            assertThat(status(port, "GET /rows", host, "")).as(host).isEqualTo(200);
+        }
+    }
+
+    /** TAP_ALLOWED_HOSTS=* turns the Host check off, said out loud, as ALLOWED_HOSTS=* does for the agent. */
+    @Test
+    void anAllowedHostsStarAnswersEveryHostAsSaid() throws Exception {
+        inspector = new Inspector("0.0.0.0", 0, URI.create("http://127.0.0.1"), Clock.systemUTC(), List.of("*"));
+        int port = inspector.start();
+
+        assertThat(status(port, "GET /status", "rebind.attacker.example:" + port, "")).isEqualTo(200);
+    }
+
+    /** A non-loopback IPv4 address of this machine, as a caller on the network would dial it; null when it has none. */
+    private static String interfaceAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
+                    return a.getHostAddress();
+                }
+            }
+        }
+        return null;
     }
 
     private static int status(int port, String requestLine, String host, String headers) throws IOException {
