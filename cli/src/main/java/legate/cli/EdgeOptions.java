@@ -2,7 +2,6 @@ package legate.cli;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import legate.a2a.model.signature.CardSigningKey;
 import legate.a2a.server.ServerEdge;
 import legate.a2a.server.edge.CorsPolicy;
@@ -101,13 +100,11 @@ final class EdgeOptions {
         } catch (PemException e) {
             throw new Unusable("CARD_SIGNING_KEY: " + e.getMessage(), 1);
         }
-        List<String> hosts = KnownHosts.parseList(allowedHosts);
-        for (String h : hosts) {
-            if (!h.equals("*") && !h.matches("[A-Za-z0-9._\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?")) {
-                throw new Unusable(ALLOWED_HOSTS + ": a host name, IP literal or name:port, comma-separated, got " + h, 2);
-            }
+        try {
+            edge = edge.withAllowedHosts(KnownHosts.parseSetting(allowedHosts, ALLOWED_HOSTS));
+        } catch (IllegalArgumentException e) {
+            throw new Unusable(e.getMessage(), 2);
         }
-        edge = edge.withAllowedHosts(hosts);
         try {
             return edge.withCors(CorsPolicy.parse(corsOrigins, apiKeyHeader));
         } catch (IllegalArgumentException e) {

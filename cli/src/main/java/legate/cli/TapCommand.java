@@ -264,14 +264,7 @@ final class TapCommand implements Callable<Integer> {
      * @throws IllegalArgumentException naming the entry that is no host name, IP literal or name:port
      */
     private List<String> allowedHosts() {
-        List<String> hosts = KnownHosts.parseList(allowedHosts);
-        for (String h : hosts) {
-            if (!h.equals("*") && !h.matches("[A-Za-z0-9._\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?")) {
-                throw new IllegalArgumentException(TAP_ALLOWED_HOSTS
-                        + ": a host name, IP literal or name:port, comma-separated, got " + h);
-            }
-        }
-        return hosts;
+        return KnownHosts.parseSetting(allowedHosts, TAP_ALLOWED_HOSTS);
     }
 
     private WirePrinter printer() {

@@ -148,6 +148,23 @@ public final class KnownHosts {
                 .map(KnownHosts::authorityOf).toList();
     }
 
+    /**
+     * {@link #parseList} of an allowed-hosts setting, each entry checked to be {@code *}, a host name,
+     * an IP literal or either with a port: a typo is a usage error at start, not a name never answered.
+     *
+     * @param key the setting's name, for the error (ALLOWED_HOSTS, TAP_ALLOWED_HOSTS)
+     * @throws IllegalArgumentException naming the key and the entry that is none of these
+     */
+    public static List<String> parseSetting(String list, String key) {
+        List<String> hosts = parseList(list);
+        for (String h : hosts) {
+            if (!h.equals("*") && !h.matches("[A-Za-z0-9._\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?")) {
+                throw new IllegalArgumentException(key + ": a host name, IP literal or name:port, comma-separated, got " + h);
+            }
+        }
+        return hosts;
+    }
+
     /** Whether a bind on this address reaches only this machine (a name other than localhost counts as wide). */
     public static boolean isLoopback(String bindHost) {
         String h = bindHost.strip();
