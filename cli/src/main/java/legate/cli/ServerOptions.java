@@ -174,6 +174,32 @@ final class ServerOptions {
             description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
     String metricsToken;
 
+    /** Set by {@link #forTraining}: no tracing, whatever the OTEL_* variables say. */
+    private boolean untraced;
+
+    /**
+     * The options of bin/legate's start-up archive training run, whatever the command line and the
+     * environment said: a server on a free loopback port, with a sqlite store in {@code scratch} (the
+     * default store, so its classes are in the archive; the caller deletes the folder), no metrics
+     * port or token, no instances to join and no traces exported. It touches no user data and
+     * sends nothing to anyone but itself.
+     */
+    void forTraining(Path scratch) {
+        host = "127.0.0.1";
+        port = 0;
+        grpcPort = 0;
+        publicUrl = null;
+        grpcPublicAddress = null;
+        store = TaskStores.SQLITE;
+        dataDir = scratch;
+        databaseUrl = null;
+        instanceUrl = null;
+        instanceId = null;
+        metricsPort = null;
+        metricsToken = null;
+        untraced = true;
+    }
+
     /**
      * Where /metrics is served and who may read it, and tracing as the OTEL_* settings ask (off
      * without them).
@@ -182,7 +208,7 @@ final class ServerOptions {
      */
     Telemetry telemetry(String serviceName) {
         return new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
-                tracing(serviceName));
+                untraced ? Tracing.OFF : tracing(serviceName));
     }
 
     /**
