@@ -145,7 +145,7 @@ class StartupTrainingIsolationTest {
             return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
                     .header("Content-Type", "application/json").header("A2A-Version", "1.0")
                     .POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ListTasks\",\"params\":{\"pageSize\":100}}"))
+                            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ListTasks\",\"params\":{\"pageSize\":1}}"))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
         }
     }
