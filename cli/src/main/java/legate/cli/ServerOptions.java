@@ -4,9 +4,11 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
@@ -14,6 +16,7 @@ import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.observe.Telemetry;
 import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentInterface;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -173,6 +176,30 @@ final class ServerOptions {
     @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
             description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
     String metricsToken;
+
+    // postgres://user:password@host/db, or a JDBC URL's password parameter.
+    private static final Pattern URL_PASSWORD = Pattern.compile("://[^/@?]*:[^/@?]*@|[?&;]password=",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A warning for each secret the command line gives (--metrics-token, a --database-url with a
+     * password): a process's arguments are readable by every user of the machine (ps,
+     * /proc/PID/cmdline), the bridge's agent included, where the environment and .env are the
+     * user's own. Empty when there is none.
+     */
+    List<String> secretsOnCommandLine(CommandLine.ParseResult parsed, String command) {
+        List<String> out = new ArrayList<>();
+        String why = " on the command line can be read by every user of this machine and by the processes"
+                + " this one starts (ps, /proc/" + ProcessHandle.current().pid() + "/cmdline); set ";
+        if (parsed.hasMatchedOption("--metrics-token")) {
+            out.add(command + ": warning: --metrics-token" + why + METRICS_TOKEN + " in the environment or .env instead");
+        }
+        if (parsed.hasMatchedOption("--database-url") && databaseUrl != null && URL_PASSWORD.matcher(databaseUrl).find()) {
+            out.add(command + ": warning: the password in --database-url" + why + DATABASE_URL
+                    + " in the environment or .env instead");
+        }
+        return out;
+    }
 
     /** Set by {@link #forTraining}: no tracing, whatever the OTEL_* variables say. */
     private boolean untraced;
