@@ -150,7 +150,8 @@ final class ServerOptions {
 
     // No ${DEFAULT-VALUE} here: the help would print the URL from the environment, password included.
     @Option(names = "--database-url", descriptionKey = DATABASE_URL,
-            description = "The postgres store's database: postgres://user:password@host:port/db or a JDBC URL [DATABASE_URL].")
+            description = "The postgres store's database: postgres://user:password@host:port/db or a JDBC URL [DATABASE_URL];"
+                    + " with a password, set it in the environment or .env: a flag is visible to every user (ps).")
     String databaseUrl;
 
     @Option(names = "--task-retention", descriptionKey = TASK_RETENTION, defaultValue = DEFAULT_TASK_RETENTION,
@@ -174,7 +175,8 @@ final class ServerOptions {
 
     // No ${DEFAULT-VALUE}: a token never goes into the help.
     @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
-            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN];"
+                    + " set it in the environment or .env: a flag is visible to every user (ps).")
     String metricsToken;
 
     // postgres://user:password@host/db, or a JDBC URL's password parameter.
