@@ -1,13 +1,18 @@
 package legate.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import legate.a2a.server.AgentExecutor;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.card.AgentCardHandler;
@@ -67,7 +72,10 @@ final class AgentCommand implements Callable<Integer> {
                     + " lasts twice this [TCK_STREAMING_TIMEOUT] (default: ${DEFAULT-VALUE}).")
     String tckStreamingTimeout;
 
-    @Option(names = "--start-cache-training", hidden = true,
+    /** bin/legate's flag for the training run; {@link Legate#main} reads no settings when it is given. */
+    static final String TRAINING_FLAG = "--start-cache-training";
+
+    @Option(names = TRAINING_FLAG, hidden = true,
             description = "Serve a scripted session to itself, then exit: bin/legate's run that records the start-up archive.")
     boolean startCacheTraining;
 
@@ -210,10 +218,34 @@ final class AgentCommand implements Callable<Integer> {
             System.err.println("legate agent: " + e.getMessage());
             return 2;
         }
+        if (!startCacheTraining) {
+            try {
+                return serve(chosen);
+            } catch (ServerStart.Refused e) {
+                return e.report("legate agent");
+            }
+        }
+        // DEFECT (issue 30): the training run opened the store the user's DATA_DIR, TASK_STORE or
+        // DATABASE_URL named and left its ~250 scripted tasks there, once per jar and JDK.
+        Path scratch = Files.createTempDirectory("legate-training");
         try {
+            server.forTraining(scratch);
             return serve(chosen);
         } catch (ServerStart.Refused e) {
             return e.report("legate agent");
+        } finally {
+            deleteScratch(scratch);
+        }
+    }
+
+    /** The training run's store folder: legate.db, its journal files and native/sqlite-VERSION/ (NativeLibrary). */
+    private static void deleteScratch(Path scratch) {
+        try (Stream<Path> files = Files.walk(scratch, 4)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("legate agent: cannot delete the training run's " + scratch + ": " + e.getMessage());
         }
     }
 

@@ -155,6 +155,9 @@ final class BridgeCommand implements Callable<Integer> {
     }
 
     private int serve() throws Exception {
+        // DEFECT (issue 30): the agent's environment is scrubbed of Legate's secrets, but one given as
+        // a flag was readable by it (and by every user) in the bridge's /proc/PID/cmdline, unsaid.
+        server.secretsOnCommandLine(spec.commandLine().getParseResult(), "legate bridge").forEach(System.err::println);
         ServerStart.Prepared prepared = ServerStart.prepare(server, edge, push, "legate-bridge");
         ServerSetup setup = prepared.setup();
         BackendChoice agent = new BackendChoice(backend, agentCmd, mode, claudeBin, codexBin, adapterDirs(),

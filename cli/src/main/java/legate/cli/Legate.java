@@ -44,7 +44,11 @@ public final class Legate implements Runnable {
         if (System.getProperty("org.eclipse.jetty.util.referencesPerCacheLine") == null) {
             System.setProperty("org.eclipse.jetty.util.referencesPerCacheLine", "16");
         }
-        Settings settings = Settings.load(Path.of(""), System.getenv());
+        // DEFECT (issue 30): the start-up archive's training run read the user's environment and .env
+        // like a real start, so bin/legate's first start after a build wrote its ~250 scripted tasks
+        // into DATA_DIR (or the PostgreSQL of DATABASE_URL). It reads no setting at all now.
+        Settings settings = List.of(args).contains(AgentCommand.TRAINING_FLAG) ? Settings.NONE
+                : Settings.load(Path.of(""), System.getenv());
         // Before anything asks for a logger: SLF4J picks its binding once.
         String logFormat = settings.get(LOG_FORMAT).orElse("text").strip();
         if (logFormat.equalsIgnoreCase("json")) {

@@ -4,9 +4,11 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import legate.a2a.server.AgentServer;
 import legate.a2a.server.ProtocolBinding;
 import legate.a2a.server.ServerConfig;
@@ -14,6 +16,7 @@ import legate.a2a.server.ServerSecurity;
 import legate.a2a.server.observe.Telemetry;
 import legate.wire.trace.Tracing;
 import lf.a2a.v1.AgentInterface;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -147,7 +150,8 @@ final class ServerOptions {
 
     // No ${DEFAULT-VALUE} here: the help would print the URL from the environment, password included.
     @Option(names = "--database-url", descriptionKey = DATABASE_URL,
-            description = "The postgres store's database: postgres://user:password@host:port/db or a JDBC URL [DATABASE_URL].")
+            description = "The postgres store's database: postgres://user:password@host:port/db or a JDBC URL [DATABASE_URL];"
+                    + " with a password, set it in the environment or .env: a flag is visible to every user (ps).")
     String databaseUrl;
 
     @Option(names = "--task-retention", descriptionKey = TASK_RETENTION, defaultValue = DEFAULT_TASK_RETENTION,
@@ -171,8 +175,59 @@ final class ServerOptions {
 
     // No ${DEFAULT-VALUE}: a token never goes into the help.
     @Option(names = "--metrics-token", descriptionKey = METRICS_TOKEN,
-            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN].")
+            description = "Bearer token /metrics asks for; without one /metrics is served on a loopback bind only [METRICS_TOKEN];"
+                    + " set it in the environment or .env: a flag is visible to every user (ps).")
     String metricsToken;
+
+    // postgres://user:password@host/db, or a JDBC URL's password parameter.
+    private static final Pattern URL_PASSWORD = Pattern.compile("://[^/@?]*:[^/@?]*@|[?&;]password=",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A warning for each secret the command line gives (--metrics-token, a --database-url with a
+     * password): a process's arguments are readable by every user of the machine (ps,
+     * /proc/PID/cmdline), the bridge's agent included, where the environment and .env are the
+     * user's own. Empty when there is none.
+     */
+    List<String> secretsOnCommandLine(CommandLine.ParseResult parsed, String command) {
+        List<String> out = new ArrayList<>();
+        String why = " on the command line can be read by every user of this machine and by the processes"
+                + " this one starts (ps, /proc/" + ProcessHandle.current().pid() + "/cmdline); set ";
+        if (parsed.hasMatchedOption("--metrics-token")) {
+            out.add(command + ": warning: --metrics-token" + why + METRICS_TOKEN + " in the environment or .env instead");
+        }
+        if (parsed.hasMatchedOption("--database-url") && databaseUrl != null && URL_PASSWORD.matcher(databaseUrl).find()) {
+            out.add(command + ": warning: the password in --database-url" + why + DATABASE_URL
+                    + " in the environment or .env instead");
+        }
+        return out;
+    }
+
+    /** Set by {@link #forTraining}: no tracing, whatever the OTEL_* variables say. */
+    private boolean untraced;
+
+    /**
+     * The options of bin/legate's start-up archive training run, whatever the command line and the
+     * environment said: a server on a free loopback port, with a sqlite store in {@code scratch} (the
+     * default store, so its classes are in the archive; the caller deletes the folder), no metrics
+     * port or token, no instances to join and no traces exported. It touches no user data and
+     * sends nothing to anyone but itself.
+     */
+    void forTraining(Path scratch) {
+        host = "127.0.0.1";
+        port = 0;
+        grpcPort = 0;
+        publicUrl = null;
+        grpcPublicAddress = null;
+        store = TaskStores.SQLITE;
+        dataDir = scratch;
+        databaseUrl = null;
+        instanceUrl = null;
+        instanceId = null;
+        metricsPort = null;
+        metricsToken = null;
+        untraced = true;
+    }
 
     /**
      * Where /metrics is served and who may read it, and tracing as the OTEL_* settings ask (off
@@ -182,7 +237,7 @@ final class ServerOptions {
      */
     Telemetry telemetry(String serviceName) {
         return new Telemetry(metricsPort == null ? Telemetry.ON_A2A_PORT : metricsPort, metricsToken,
-                tracing(serviceName));
+                untraced ? Tracing.OFF : tracing(serviceName));
     }
 
     /**

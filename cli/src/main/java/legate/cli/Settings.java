@@ -15,6 +15,9 @@ import java.util.Optional;
  * in a file keeps the default instead of naming the agent "".
  */
 public final class Settings {
+    /** No setting at all: every option keeps its default. */
+    static final Settings NONE = new Settings(Map.of(), Map.of());
+
     private final Map<String, String> env;
     private final Map<String, String> file;
 

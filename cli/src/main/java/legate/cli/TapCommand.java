@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import legate.tap.proxy.TapConfig;
 import legate.tap.proxy.TapProxy;
 import legate.tap.show.ExchangeEvent;
@@ -162,6 +163,31 @@ final class TapCommand implements Callable<Integer> {
                 closeQuietly(exchangeLog);
                 return 1;
             }
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        ExchangeLog logToClose = exchangeLog;
+        AtomicBoolean begun = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (!begun.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                tap.stop();
+            } catch (Exception ignored) {
+                // shutting down anyway
+            }
+            if (inspector != null) {
+                inspector.close();
+            }
+            closeQuietly(logToClose);
+            stopped.countDown();
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-tap-shutdown"));
+        // DEFECT (issue 30): left to the JVM, SIGTERM exited 143, where legate agent, bridge and mcp
+        // exit 0 after a stop by SIGTERM; a supervisor (or a script's kill) read the tap's stop as a failure.
+        // Armed before the start-up lines: a script may stop the tap as soon as it reads them.
+        ServerStart.onSigterm(stop);
+        if (inspector != null) {
             printer.note("legate tap: inspector on " + inspector.url());
         }
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
@@ -179,20 +205,6 @@ final class TapCommand implements Callable<Integer> {
             printer.note("legate tap: gRPC (HTTP/2) connections to the tap are forwarded to " + grpcTarget.strip()
                     + ", each call shown as an exchange (GRPC_PUBLIC_ADDRESS=" + tap.url().getAuthority() + " puts the tap in the agent's card)");
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        ExchangeLog logToClose = exchangeLog;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                tap.stop();
-            } catch (Exception ignored) {
-                // shutting down anyway
-            }
-            if (inspector != null) {
-                inspector.close();
-            }
-            closeQuietly(logToClose);
-            stopped.countDown();
-        }, "legate-tap-shutdown"));
         tap.join();
         stopped.await();
         return 0;
@@ -247,13 +259,18 @@ final class TapCommand implements Callable<Integer> {
             System.err.println("legate tap: the inspector cannot listen on " + webHost + ":" + webPort + ": " + e.getMessage());
             return 1;
         }
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean begun = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (begun.compareAndSet(false, true)) {
+                inspector.close();
+                stopped.countDown();
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "legate-tap-shutdown"));
+        ServerStart.onSigterm(stop);
         printer.note("legate tap: replaying " + replay + " (" + events.stream().map(ExchangeEvent::exchange).distinct().count()
                 + " exchanges); inspector on " + inspector.url());
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            inspector.close();
-            stopped.countDown();
-        }, "legate-tap-shutdown"));
         stopped.await();
         return 0;
     }

@@ -167,4 +167,31 @@ class BridgeCommandTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output()).contains("unknown backend 'gemini'").contains("--agent-cmd");
     }
+    /**
+     * DEFECT (issue 30): the agent's environment is scrubbed of Legate's secrets, but a secret given as
+     * a flag sat in the bridge's /proc/PID/cmdline, readable by the agent and every user, unsaid. Given
+     * as flags the bridge names each at start; the same values in the environment draw no warning.
+     */
+    @Test
+    void secretsGivenAsFlagsAreWarnedAboutAndTheSameInTheEnvironmentAreNot(@TempDir Path dir) throws Exception {
+        String[] without = {"HOST", "PORT", "PUBLIC_URL", "AGENT_NAME", "ACP_AGENT", "ACP_AGENT_CMD", "ACP_MODE",
+                "ACP_POLICY", "ACP_PERMISSIONS", "METRICS_TOKEN", "DATABASE_URL", "TASK_STORE"};
+        Map<String, String> env = Map.of("PORT", "0", "ACP_AGENT_CMD", agentCmd(), "TASK_STORE", "memory");
+        RunningChild flags = cleanup.register(ChildCommand.java(Legate.class, "bridge", "--metrics-token",
+                        "token-on-the-command-line", "--database-url", "postgres://legate:pw@127.0.0.1:1/legate")
+                .in(Files.createDirectories(dir.resolve("flags"))).without(without).env(env).start());
+        flags.awaitLine(Pattern.compile("legate bridge: warning: --metrics-token on the command line can be read by every"
+                + " user of this machine .*/proc/\\d+/cmdline.*set METRICS_TOKEN in the environment or \\.env instead"), START_LIMIT);
+        flags.awaitLine(Pattern.compile("legate bridge: warning: the password in --database-url on the command line"), START_LIMIT);
+        flags.awaitLine(LISTENING, START_LIMIT);
+
+        RunningChild settings = cleanup.register(ChildCommand.java(Legate.class, "bridge")
+                .in(Files.createDirectories(dir.resolve("settings"))).without(without).env(env)
+                .env(Map.of("METRICS_TOKEN", "token-in-the-environment", "DATABASE_URL",
+                        "postgres://legate:pw@127.0.0.1:1/legate")).start());
+        settings.awaitLine(LISTENING, START_LIMIT);
+        settings.process().destroy();
+        ChildRun run = settings.awaitExit(START_LIMIT);
+        assertThat(run.output()).doesNotContain("warning:");
+    }
 }

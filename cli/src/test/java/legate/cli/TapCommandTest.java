@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import legate.testsupport.ChildCommand;
@@ -97,6 +98,29 @@ class TapCommandTest {
         String session = http.send(HttpRequest.newBuilder(URI.create(m.group(1) + "session.jsonl")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(session).contains("\"event\":\"request\"").contains("\"problem\":\"MISSING_A2A_VERSION\"");
+    }
+
+    /**
+     * DEFECT (issue 30): left to the JVM, SIGTERM exited 143, where legate agent, bridge and mcp exit 0
+     * after a stop by SIGTERM; both of the tap's long-running modes (live, and replay with --web) are stopped.
+     */
+    @Test
+    void aSigtermStopsTheLiveTapAndTheReplayWithExitStatusZero(@TempDir Path dir) throws Exception {
+        Path log = Files.writeString(dir.resolve("session.jsonl"), UNVERSIONED);
+        RunningChild live = cleanup.register(ChildCommand.java(Legate.class, "tap", "--port", "0", "--web", "--web-port", "0",
+                "--target", "http://127.0.0.1:9").in(dir).without(TAP_KEYS).start());
+        RunningChild replay = cleanup.register(ChildCommand.java(Legate.class, "tap", "--replay", log.toString(), "--web",
+                "--web-port", "0").in(dir).without(TAP_KEYS).start());
+        live.awaitLine(Pattern.compile("clients must dial the tap"), Duration.ofSeconds(30));
+        replay.awaitLine(Pattern.compile("inspector on http"), Duration.ofSeconds(30));
+        for (RunningChild tap : new RunningChild[] {live, replay}) {
+            Process p = tap.process();
+            // On Unix, ProcessHandle.destroy is SIGTERM, as systemd and kill send it.
+            assertThat(p.toHandle().supportsNormalTermination()).isTrue();
+            assertThat(p.toHandle().destroy()).isTrue();
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped within 20 s of SIGTERM").isTrue();
+            assertThat(p.exitValue()).as(tap.output()).isZero();
+        }
     }
 
     // Rule: a file that is not a session is a usage error (exit 2) naming the line, never a stack trace.

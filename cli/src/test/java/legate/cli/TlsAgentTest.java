@@ -184,7 +184,8 @@ class TlsAgentTest {
 
     @Test
     void theStartUpTrainingRunSucceedsWithTlsConfigured() {
-        // bin/legate records the start-up archive with this run, in the user's configuration.
+        // bin/legate records the start-up archive with this run, in the user's environment, whose TLS
+        // settings it must neither trip over nor use (it reads no setting: StartupTrainingIsolationTest).
         ChildRun run = ChildCommand.java(Legate.class, "agent", "--host", "127.0.0.1", "--port", "0",
                         "--step-delay-ms", "0", "--start-cache-training").in(dir)
                 .without("HOST", "PUBLIC_URL", "AGENT_NAME", "DATA_DIR", "DATABASE_URL", "CARD_SIGNING_KEY", "CORS_ORIGINS")

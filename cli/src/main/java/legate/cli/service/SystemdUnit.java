@@ -55,6 +55,10 @@ record SystemdUnit(ServiceKind kind, ServiceLayout layout, Map<String, String> e
         lines.add("Restart=on-failure");
         lines.add("RestartSec=" + RESTART_DELAY.toSeconds());
         lines.add("KillSignal=SIGTERM");
+        // The JVM exits 0 after a SIGTERM (1 when turns were cut off), but bin/legate, the ExecStart,
+        // exits 143 when stopped while it builds the jar (any kind) or records the start-up archive
+        // (the agent's first start after an upgrade): a stop then is no failure either.
+        lines.add("SuccessExitStatus=143");
         lines.add("TimeoutStopSec=" + stopTimeout.toSeconds());
         lines.add("");
         lines.add("[Install]");

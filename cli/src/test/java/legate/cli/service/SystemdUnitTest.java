@@ -51,6 +51,9 @@ class SystemdUnitTest {
             assertThat(service.get("Restart")).containsExactly("on-failure");
             assertThat(service.get("RestartSec")).containsExactly("5");
             assertThat(service.get("KillSignal")).containsExactly("SIGTERM");
+            // DEFECT (issue 30): bin/legate stopped while it builds or trains exits 143 (LauncherSignalTest);
+            // the unit recorded that `legate service stop` as a failure.
+            assertThat(service.get("SuccessExitStatus")).containsExactly("143");
             assertThat(service.get("TimeoutStopSec")).containsExactly("30");
             assertThat(service.get("ExecStart")).singleElement().asString().endsWith(" \"" + kind.id() + "\"");
             assertThat(section(unit, "Install").get("WantedBy")).containsExactly("default.target");
