@@ -313,7 +313,7 @@ final class TaskRun implements EventSink {
                 if (answer && streamed && !endsTurn) {
                     // DEFECT (issue 30): the stream's creation commit blocked the executor: each stream
                     // waited for a commit of its own before its turn went on, and its task and events
-                    // took two batches of the writer, not one (streams/s 0.73x, first frame p99 1.8x).
+                    // took two batches of the writer, not one (streams/s 0.73x, CPU a stream 1.4x).
                     // Only the frames wait for the commit (held in the subscriptions); the turn goes
                     // on, and the creation rides in the group commit of the events after it.
                     CompletableFuture<Void> created = store.appendCommitted(logged);
