@@ -128,6 +128,20 @@ public final class PostgresTaskStore implements TaskStore {
      */
     @Override
     public void append(TaskEvent event, boolean durable) {
+        CompletableFuture<Void> committed = queue(event, durable);
+        if (committed != null) {
+            GroupCommit.await(committed, "committing event " + event.seq() + " of task " + event.taskId());
+        }
+    }
+
+    /** Queued like any append; the future completes when the group commit that carries it does. */
+    @Override
+    public CompletableFuture<Void> appendCommitted(TaskEvent event) {
+        return queue(event, true);
+    }
+
+    /** Queues the event for the group commit; returns what its commit completes when {@code durable}, else null. */
+    private CompletableFuture<Void> queue(TaskEvent event, boolean durable) {
         String taskId = event.taskId();
         // PostgreSQL text cannot hold U+0000; refused here, the batch it would have failed carries other tasks too.
         if (!storable(taskId) || !storable(event.task().getContextId())) {
@@ -143,10 +157,7 @@ public final class PostgresTaskStore implements TaskStore {
                 entry = pending.adopt(taskId, event.seq() == 1 ? 0 : tables.lastSeq(taskId));
             }
         } while (!pending.record(entry, event));
-        CompletableFuture<Void> committed = groupCommit.submit(event, entry, durable);
-        if (committed != null) {
-            GroupCommit.await(committed, "committing event " + event.seq() + " of task " + taskId);
-        }
+        return groupCommit.submit(event, entry, durable);
     }
 
     @Override

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import legate.a2a.server.task.InMemoryTaskStore;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.StoredTask;
@@ -91,6 +93,22 @@ class PostgresTaskStoreTest {
         assertThat(store.load("t1")).contains(new StoredTask(done, 3)).isEqualTo(memory.load("t1"));
         assertThat(store.get("t1")).contains(done);
         assertThat(store.load("nope")).isEmpty().isEqualTo(memory.load("nope"));
+    }
+
+    /**
+     * DEFECT (issue 30): a stream's new task was appended durably, its turn waiting for a commit of
+     * its own. {@code appendCommitted} does not wait; once its future completes, the task is in the
+     * tables, where another store on the same database (a restarted process) reads it.
+     */
+    @Test
+    void appendCommittedCompletesOnceTheTaskIsInTheTables() throws Exception {
+        Task t = task("t1", "c1", TaskState.TASK_STATE_SUBMITTED, 100, 0);
+        CompletableFuture<Void> created = store.appendCommitted(opened(1, t));
+        assertThat(store.load("t1")).contains(new StoredTask(t, 1));
+        created.get(10, TimeUnit.SECONDS);
+        try (PostgresTaskStore restarted = PostgresTaskStore.open(url)) {
+            assertThat(restarted.load("t1")).contains(new StoredTask(t, 1));
+        }
     }
 
     @Test

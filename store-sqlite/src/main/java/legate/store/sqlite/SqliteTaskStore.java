@@ -135,10 +135,24 @@ public final class SqliteTaskStore implements TaskStore {
 
     @Override
     public void append(TaskEvent event, boolean durable) {
+        CompletableFuture<Void> done = queue(event, durable);
+        if (done != null) {
+            await(done);
+        }
+    }
+
+    /** Queued like any append; the future completes when the writer's batch that carries it commits. */
+    @Override
+    public CompletableFuture<Void> appendCommitted(TaskEvent event) {
+        return queue(event, true);
+    }
+
+    /** Queues the event for the writer; returns what its commit completes when {@code committed}, else null. */
+    private CompletableFuture<Void> queue(TaskEvent event, boolean committed) {
         byte[] encoded = event.event().toByteArray();
         // Encoded here, on the appending thread, rather than by the one writer thread all share.
-        byte[] encodedTask = durable ? event.task().toByteArray() : null;
-        CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
+        byte[] encodedTask = committed ? event.task().toByteArray() : null;
+        CompletableFuture<Void> done = committed ? new CompletableFuture<>() : null;
         while (true) {
             PendingLog log = pending.forAppend(event.taskId(), event.seq() == 1 ? NEW_TASK : this::committed);
             synchronized (log) {
@@ -164,9 +178,7 @@ public final class SqliteTaskStore implements TaskStore {
             }
             break;
         }
-        if (done != null) {
-            await(done);
-        }
+        return done;
     }
 
     private PendingLog.Committed committed(String taskId) {

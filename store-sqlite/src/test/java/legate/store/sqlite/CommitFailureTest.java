@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.StoredTask;
 import legate.a2a.server.task.TaskEvent;
@@ -98,6 +102,35 @@ class CommitFailureTest {
         assertThat(store.load("t1")).contains(new StoredTask(h.task(), 3));
         assertThat(store.eventsAfter("t1", 0)).extracting(LoggedEvent::seq).containsExactly(1L, 2L, 3L);
         assertThat(store.load("t2")).contains(new StoredTask(next.task(), 1));
+    }
+
+    /**
+     * DEFECT (issue 30): a stream's new task was appended durably, its turn waiting for the commit
+     * (a commit of its own per stream). {@code appendCommitted} returns while the file is still locked,
+     * readers see the task at once, and its future completes with the batch that commits it, or fails
+     * with it.
+     */
+    @Test
+    void appendCommittedReturnsBeforeTheCommitAndItsFutureFollowsTheBatch() throws Exception {
+        TaskHistory h = new TaskHistory("t1", "c1", T0);
+        lock.executeUpdate("BEGIN IMMEDIATE");
+        CompletableFuture<Void> created = store.appendCommitted(h.created());
+        assertThat(created).as("committed while another program holds the write lock").isNotDone();
+        assertThat(store.load("t1")).isPresent();
+        lock.executeUpdate("ROLLBACK");
+        created.get(10, TimeUnit.SECONDS);
+        try (ResultSet r = lock.executeQuery("SELECT count(*) FROM tasks WHERE id = 't1'")) {
+            assertThat(r.next()).isTrue();
+            assertThat(r.getInt(1)).as("the task's row in the file once the future completed").isEqualTo(1);
+        }
+
+        TaskHistory failing = new TaskHistory("t2", "c1", T0);
+        lock.executeUpdate("BEGIN IMMEDIATE");
+        CompletableFuture<Void> lost = store.appendCommitted(failing.created());
+        assertThatThrownBy(() -> lost.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(SqliteStoreException.class).hasMessageContaining("could not commit");
+        lock.executeUpdate("ROLLBACK");
+        assertThat(store.load("t2")).isEmpty();
     }
 
     @Test

@@ -2,6 +2,7 @@ package legate.a2a.server.observe;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.LoggedEvent;
 import legate.a2a.server.task.StoredPushConfig;
@@ -40,6 +41,17 @@ public final class TimedTaskStore extends ForwardingTaskStore {
             store.append(event, durable);
         } finally {
             metrics.storeAppend(durable, System.nanoTime() - start);
+        }
+    }
+
+    /** Timed as an append: the caller waits for the queueing, not for the commit. */
+    @Override
+    public CompletableFuture<Void> appendCommitted(TaskEvent event) {
+        long start = System.nanoTime();
+        try {
+            return store.appendCommitted(event);
+        } finally {
+            metrics.storeAppend(false, System.nanoTime() - start);
         }
     }
 

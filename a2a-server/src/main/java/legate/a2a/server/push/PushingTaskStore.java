@@ -1,5 +1,6 @@
 package legate.a2a.server.push;
 
+import java.util.concurrent.CompletableFuture;
 import legate.a2a.server.task.ForwardingTaskStore;
 import legate.a2a.server.task.TaskEvent;
 import legate.a2a.server.task.TaskStore;
@@ -22,5 +23,12 @@ final class PushingTaskStore extends ForwardingTaskStore {
         store.append(event, durable);
         // Appends of one task come from one thread at a time, so its wakes come in its log's order.
         dispatcher.appended(event.taskId());
+    }
+
+    @Override
+    public CompletableFuture<Void> appendCommitted(TaskEvent event) {
+        CompletableFuture<Void> committed = store.appendCommitted(event);
+        dispatcher.appended(event.taskId());
+        return committed;
     }
 }

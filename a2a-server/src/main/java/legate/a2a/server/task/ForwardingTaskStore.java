@@ -8,6 +8,11 @@ import java.util.Optional;
  * A task store that hands every call to another: the base of the stores that add one concern to a
  * store (timing each read, waking webhooks after an append) and override only the calls that concern
  * touches. A call {@link TaskStore} gains later is forwarded here once, not in every wrapper.
+ *
+ * <p>One exception: {@link #appendCommitted} is not forwarded. Its default goes through this
+ * wrapper's own {@link #append}, durably, so a wrapper that overrides only {@code append} still
+ * sees every event; a wrapper that forwards it (timing, webhooks) lets the inner store's commit
+ * run behind the caller's back.
  */
 public abstract class ForwardingTaskStore implements TaskStore {
     /** The store every call not overridden goes to. */

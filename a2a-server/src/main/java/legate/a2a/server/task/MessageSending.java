@@ -67,12 +67,12 @@ final class MessageSending {
     /** Streaming: the subscription receives every event of the turn, the Task first. */
     Subscription stream(SendMessageRequest request, String owner) {
         // The stream's first frame tells the caller the new task's id: its creation is committed before
-        // that frame is written, as for returnImmediately. Only the first event waits; the rest do not.
+        // that frame is written, as for returnImmediately. The frames wait for that commit; the turn does not.
         // DEFECT: a kill -9 right after the first frames (the Task, WORKING) lost the task; GetTask of
         // the id the caller was given answered -32001 after the restart.
         TurnLauncher.Turn turn = open(request, true, owner);
         // Subscribed before the executor runs, so the stream misses nothing.
-        Subscription events = turn.run().subscribe();
+        Subscription events = turn.run().subscribeStream();
         launcher.launch(turn);
         return events;
     }

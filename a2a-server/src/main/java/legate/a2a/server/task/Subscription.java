@@ -2,7 +2,10 @@ package legate.a2a.server.task;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import legate.a2a.model.A2aException;
 import lf.a2a.v1.StreamResponse;
 
@@ -43,6 +46,8 @@ public final class Subscription {
     }
 
     private static final Signal.End END = new Signal.End();
+    /** Where held signals are let go once their commit completes: a virtual thread each, off the store's writer. */
+    private static final Executor RELEASE = r -> Thread.ofVirtual().name("stream-release").start(r);
 
     private final Consumer<Subscription> onCancel;
     // Guarded by this; holds what came before a listener was set, or what a poller has not taken yet.
@@ -51,6 +56,8 @@ public final class Subscription {
     private boolean ended;
     // Written without the lock by cancel(), which may run on a thread that must not wait for a publisher.
     private volatile boolean canceled;
+    /** The signals waiting for a commit ({@link #holdUntil}); null when none is waited for. Guarded by this. */
+    private ArrayDeque<Signal> held;
     /** Run once when the subscription is over; set before any binding sees it ({@link #whenOver}). */
     private volatile Runnable over = () -> {
     };
@@ -95,6 +102,14 @@ public final class Subscription {
             return;
         }
         ended = last;
+        if (held != null) {
+            held.add(s);
+            return;
+        }
+        deliver(s, last);
+    }
+
+    private void deliver(Signal s, boolean last) {
         if (last) {
             // Before the last signal leaves: a client that has read the end finds the stream's place free.
             over.run();
@@ -104,6 +119,45 @@ public final class Subscription {
         } else {
             queue.add(s);
             notifyAll();
+        }
+    }
+
+    /**
+     * From now on the signals wait here until {@code commit} completes, then leave in order; when it
+     * fails, none of them leaves and the subscription fails with what {@code unrecorded} gives instead. Called
+     * before the signal that must not leave first (a new task's first event, which names a task the
+     * store may not hold yet), on the publishing thread, under the task's lock.
+     *
+     * <p>The held signals are let go on a virtual thread of their own, not on the store's writer
+     * thread that completes the commit: a binding's listener frames and writes them, and the one
+     * writer of a group commit must not do that work for every stream it commits.
+     */
+    void holdUntil(CompletableFuture<?> commit, Supplier<A2aException> unrecorded) {
+        synchronized (this) {
+            if (held == null) {
+                held = new ArrayDeque<>(4);
+            }
+        }
+        if (commit.isDone()) {
+            release(commit.isCompletedExceptionally() ? unrecorded.get() : null);
+        } else {
+            commit.whenCompleteAsync((ok, failure) -> release(failure == null ? null : unrecorded.get()), RELEASE);
+        }
+    }
+
+    private synchronized void release(A2aException unrecorded) {
+        ArrayDeque<Signal> signals = held;
+        held = null;
+        if (signals == null || canceled) {
+            return;
+        }
+        if (unrecorded != null) {
+            ended = true;
+            deliver(new Signal.Failure(unrecorded), true);
+            return;
+        }
+        for (Signal s : signals) {
+            deliver(s, !(s instanceof Signal.Event));
         }
     }
 

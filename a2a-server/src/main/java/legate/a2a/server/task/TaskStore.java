@@ -3,6 +3,7 @@ package legate.a2a.server.task;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import lf.a2a.v1.Task;
 
 /**
@@ -47,6 +48,23 @@ public interface TaskStore extends AutoCloseable {
      * @throws IllegalStateException when the sequence number is not the task's next one
      */
     void append(TaskEvent event, boolean durable);
+
+    /**
+     * Appends {@code event} as {@link #append} does, without waiting for its commit, and returns
+     * what completes once the event, and every one appended before it, is committed (or fails when
+     * that commit fails): for a caller who must tell nobody of the event before it is durable, yet
+     * need not wait for it. A stream's first frame waits for it; the turn goes on meanwhile, so its
+     * task's creation rides in the same group commit as the events after it.
+     *
+     * <p>The default appends durably and returns once committed, so a store (or a wrapper) that
+     * overrides only {@link #append} still sees every event, and still keeps the promise.
+     *
+     * @throws IllegalStateException when the sequence number is not the task's next one
+     */
+    default CompletableFuture<Void> appendCommitted(TaskEvent event) {
+        append(event, true);
+        return CompletableFuture.completedFuture(null);
+    }
 
     /** The task's events whose sequence number is above {@code afterSeq}, in order; empty for an unknown task. */
     List<LoggedEvent> eventsAfter(String taskId, long afterSeq);
