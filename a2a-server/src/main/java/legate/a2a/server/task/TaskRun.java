@@ -497,15 +497,7 @@ final class TaskRun implements EventSink {
             String why = failure != null
                     ? "the agent failed before publishing anything: " + describe(failure)
                     : "the agent (" + executorName + ") ended its turn without publishing a Task or a Message";
-            A2aException error = A2aError.INVALID_AGENT_RESPONSE.exception(why);
-            for (Subscription s : subscribers) {
-                s.fail(error);
-            }
-            subscribers.clear();
-            streamsEnded = true;
-            firstEvent.completeExceptionally(error);
-            turnEnded.completeExceptionally(error);
-            settled.complete(null);
+            failEveryone(A2aError.INVALID_AGENT_RESPONSE.exception(why));
             countEnd();
             return;
         }
@@ -625,7 +617,11 @@ final class TaskRun implements EventSink {
         if (reply != null) {
             reply.complete(null);
         }
-        A2aException error = unrecordedError();
+        failEveryone(unrecordedError());
+    }
+
+    /** The turn ends in {@code error} for everyone waiting on it: its streams, its caller, its settling. */
+    private void failEveryone(A2aException error) {
         for (Subscription s : subscribers) {
             s.fail(error);
         }
