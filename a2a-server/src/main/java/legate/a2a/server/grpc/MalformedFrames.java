@@ -23,16 +23,26 @@ import legate.a2a.server.observe.ThrottledLog;
  * liked. That logger is grpc-java's, named after a class it does not export, so this is a JUL
  * {@link Filter} on it: the record is turned into a throttled line and not published.
  *
+ * <p>The same for a connection that is not gRPC over HTTP/2 at all (a port scanner, HTTP/1.1, a TLS
+ * ClientHello to a clear-text port, a preface followed by no SETTINGS): grpc-java's
+ * {@code NettyServerTransport} logged "Transport failed" with a stack trace of some 20 lines per
+ * connection (DEFECT, issue 30: 40 such connections wrote 840 lines in one second).
+ *
  * <p>JVM-wide, as the JUL logger is: the filter is installed once and reports to the log of the
  * listener built last (one per process in {@code legate}; tests build one after another).
  */
 final class MalformedFrames implements Filter {
     /** grpc-java's {@code NettyServerStream}, as shaded in grpc-netty-shaded; its deframer's failures log here. */
     static final String TRANSPORT_LOGGER = "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream";
+    /** grpc-java's {@code NettyServerTransport} logs a connection's failure before or outside any call under this name. */
+    static final String CONNECTION_LOGGER = "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport.connections";
+    /** What {@code NettyServerTransport.notifyTerminated} logs, with the failure as the record's thrown. */
+    private static final String TRANSPORT_FAILED = "Transport failed";
     /** What {@code NettyServerStream.TransportState.deframeFailed} logs, with the failure as the record's thrown. */
     private static final String DEFRAME_FAILED = "Exception processing message";
     /** Held strongly: JUL keeps loggers weakly, and a logger collected and made again would have lost the filter. */
     private static final Logger TRANSPORT = Logger.getLogger(TRANSPORT_LOGGER);
+    private static final Logger CONNECTION = Logger.getLogger(CONNECTION_LOGGER);
     private static final MalformedFrames FILTER = new MalformedFrames();
 
     private final AtomicReference<ThrottledLog> log = new AtomicReference<>();
@@ -46,12 +56,22 @@ final class MalformedFrames implements Filter {
         if (TRANSPORT.getFilter() != FILTER) {
             TRANSPORT.setFilter(FILTER);
         }
+        if (CONNECTION.getFilter() != FILTER) {
+            CONNECTION.setFilter(FILTER);
+        }
     }
 
     @Override
     public boolean isLoggable(LogRecord record) {
         ThrottledLog to = log.get();
-        if (to == null || record.getThrown() == null || !DEFRAME_FAILED.equals(record.getMessage())) {
+        if (to == null || record.getThrown() == null) {
+            return true;
+        }
+        if (TRANSPORT_FAILED.equals(record.getMessage())) {
+            to.warn("gRPC connection closed: it is not gRPC over HTTP/2: " + firstLine(record.getThrown().getMessage()));
+            return false;
+        }
+        if (!DEFRAME_FAILED.equals(record.getMessage())) {
             return true;
         }
         Status status = Status.fromThrowable(record.getThrown());

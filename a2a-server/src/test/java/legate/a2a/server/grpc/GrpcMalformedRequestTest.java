@@ -18,9 +18,13 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -171,6 +175,39 @@ class GrpcMalformedRequestTest {
         String logged = legateLog.toString(StandardCharsets.UTF_8);
         assertThat(logged.lines().filter(l -> l.contains("framing is broken")).toList()).hasSize(1);
         assertThat(logged).doesNotContain("\tat ");
+    }
+
+    // DEFECT (issue 30): a connection that is not gRPC over HTTP/2 (a scanner, HTTP/1.1, bytes of
+    // nothing) logged "Transport failed" with a stack trace of some 20 lines, per connection.
+    @Test
+    void manyConnectionsThatAreNotHttp2LogOneLineAndNoStackTraceAndTheServerKeepsServing() throws Exception {
+        byte[][] garbage = {"GARBAGE\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+                "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII)};
+        for (int i = 0; i < 20; i++) {
+            try (Socket s = new Socket("127.0.0.1", agent.server.grpcPort())) {
+                s.setSoTimeout(10_000);
+                s.getOutputStream().write(garbage[i % 2]);
+                s.getOutputStream().flush();
+                // The server closes the connection; read to its end.
+                while (s.getInputStream().read(new byte[256]) >= 0) {
+                    // discard
+                }
+            } catch (SocketException reset) {
+                // a reset is the server closing too
+            }
+        }
+        assertThat(agent.stub().sendMessage(request(Struct.getDefaultInstance())).getTask().getId()).isNotEmpty();
+        // The transport logs after it has closed the connection: wait, bounded, for the line.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!legateLog.toString(StandardCharsets.UTF_8).contains("not gRPC over HTTP/2")
+                && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        String logged = legateLog.toString(StandardCharsets.UTF_8);
+        assertThat(logged.lines().filter(l -> l.contains("not gRPC over HTTP/2")).toList()).hasSize(1);
+        assertThat(logged).doesNotContain("\tat ");
+        assertThat(grpcLog).filteredOn(r -> r.getLevel().intValue() >= Level.INFO.intValue())
+                .extracting(LogRecord::getMessage).doesNotContain("Transport failed");
     }
 
     private StatusRuntimeException call(MethodDescriptor<?, ?> method, byte[] body) {
