@@ -192,8 +192,14 @@ final class TapCommand implements Callable<Integer> {
         }
         printer.note("legate tap: " + tap.url() + " -> " + config.target()
                 + (log != null ? " (logging to " + log + ")" : ""));
-        if (!KnownHosts.isLoopback(host) && hosts.isEmpty()) {
-            printer.note("legate tap: " + host + " is not loopback: only requests that name localhost, 127.0.0.1, [::1]"
+        if (hosts.contains("*")) {
+            // Said out loud: with the check off, a page a browser reaches by a name of its own can
+            // drive the agent through the tap (DNS rebinding).
+            printer.note("legate tap: TAP_ALLOWED_HOSTS is *: every Host is answered, so a web page can reach the agent"
+                    + " through the tap by a name that points here; list the names callers use instead");
+        } else if (hosts.isEmpty() && (!KnownHosts.isLoopback(host) || inspector != null && !KnownHosts.isLoopback(webHost))) {
+            String wide = !KnownHosts.isLoopback(host) ? host : webHost;
+            printer.note("legate tap: " + wide + " is not loopback: only requests that name localhost, 127.0.0.1, [::1]"
                     + " or this machine's address as Host are answered; list the names callers use in TAP_ALLOWED_HOSTS");
         }
         if (targetTls.clientCert != null) {

@@ -65,6 +65,18 @@ class TapCommandTest {
         assertThat(RawHttp.get(port, "/", "127.0.0.1:" + port, null).status()).isEqualTo(502);
     }
 
+    // DEFECT (issue 30, second review): TAP_ALLOWED_HOSTS=* turned the Host check off without a word.
+    @Test
+    void anAllowedHostsStarIsSaidOutLoudAtStart(@TempDir Path dir) throws Exception {
+        RunningChild tap = cleanup.register(ChildCommand.java(Legate.class, "tap", "--host", "0.0.0.0", "--port", "0",
+                "--color", "never", "--target", "http://127.0.0.1:9").in(dir).without(TAP_KEYS)
+                .env("TAP_ALLOWED_HOSTS", "*").start());
+        Matcher m = tap.awaitLine(Pattern.compile("legate tap: http://127\\.0\\.0\\.1:(\\d+)/ ->"), Duration.ofSeconds(30));
+        int port = Integer.parseInt(m.group(1));
+        tap.awaitLine(Pattern.compile("TAP_ALLOWED_HOSTS is \\*: every Host is answered"), Duration.ofSeconds(30));
+        assertThat(RawHttp.get(port, "/", "rebind.attacker.example:" + port, null).status()).isEqualTo(502);
+    }
+
     // Rule: an allowed-hosts entry that is no host name is a usage error (exit 2) naming it, as ALLOWED_HOSTS is.
     @Test
     void aMalformedAllowedHostExits2NamingIt(@TempDir Path dir) throws Exception {
