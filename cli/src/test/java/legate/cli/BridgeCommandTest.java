@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import legate.testsupport.ChildCommand;
@@ -81,6 +82,28 @@ class BridgeCommandTest {
             assertThat(agent.isAlive()).as("agent %d after SIGTERM", agent.pid()).isFalse();
         }
         assertThat(Files.readString(dir.resolve("logs/calls.jsonl"))).contains("\"event\":\"adapter.stop\"");
+    }
+
+    // DEFECT (issue 30, second review): a SIGTERM while the bridge waited for its agent's answer to
+    // initialize (the start-up probe) left the agent running as an orphan.
+    @Test
+    void aSigtermDuringTheStartUpProbeLeavesNoAgentBehind(@TempDir Path dir) throws Exception {
+        RunningChild child = cleanup.register(legate(dir, Map.of("PORT", "0", "ACP_AGENT_CMD", "sleep 1000")).start());
+        Process bridge = child.process();
+        ProcessHandle agent = null;
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        while (agent == null && System.nanoTime() < deadline) {
+            agent = bridge.toHandle().descendants().filter(h -> h.info().command().orElse("").endsWith("sleep"))
+                    .findFirst().orElse(null);
+            if (agent == null) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+        }
+        assertThat(agent).as("the probed agent process").isNotNull();
+        bridge.destroy();
+        assertThat(bridge.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        agent.onExit().get(10, TimeUnit.SECONDS);
+        assertThat(agent.isAlive()).isFalse();
     }
 
     @Test

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import legate.a2a.model.LegateVersion;
 import legate.acp.connection.AcpConnection;
 import legate.acp.connection.AcpException;
@@ -67,7 +69,7 @@ public final class AdapterSession {
                                 BridgeLogs logs, ProcessLauncher launcher, AdapterConfig config,
                                 ConversationRecord previous) throws AdapterStartFailed {
         SessionClient client = new SessionClient(contextId, root, policy, logs);
-        AdapterSession s = spawn(backend, contextId, root.path(), client, logs, launcher, config);
+        AdapterSession s = spawn(backend, contextId, root.path(), client, logs, launcher, config, p -> { });
         String step = AcpMethods.INITIALIZE;
         try {
             InitializeResponse init = s.handshake(config.startTimeout());
@@ -156,24 +158,47 @@ public final class AdapterSession {
         SessionClient client = new SessionClient("", SessionRoot.given(cwd), (r, root) -> {
             throw new IllegalStateException("no session during the handshake");
         }, logs);
-        AdapterSession s = spawn(backend, "", cwd, client, logs, launcher, config);
+        // DEFECT (issue 30, second review): a SIGTERM while the bridge waited for this answer (up to the
+        // start timeout) ended the JVM without reaching the finally below, and the agent lived on as an
+        // orphan. Until the probe is over, stopping the JVM stops the agent too: the hook is in place
+        // before the agent starts, and learns of its process the moment it exists.
+        AtomicReference<AdapterProcess> started = new AtomicReference<>();
+        Thread reaper = new Thread(() -> {
+            AdapterProcess p = started.get();
+            if (p != null) {
+                p.stop(config.stopGrace());
+            }
+        }, "legate-probe-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
-            return s.handshake(config.startTimeout());
-        } catch (Exception e) {
-            throw new AdapterStartFailed(AgentFailure.of(backend, AcpMethods.INITIALIZE, unwrap(e)));
+            AdapterSession s = spawn(backend, "", cwd, client, logs, launcher, config, started::set);
+            try {
+                return s.handshake(config.startTimeout());
+            } catch (Exception e) {
+                throw new AdapterStartFailed(AgentFailure.of(backend, AcpMethods.INITIALIZE, unwrap(e)));
+            } finally {
+                s.stop();
+            }
         } finally {
-            s.stop();
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is stopping: the reaper runs, and stopping a stopped agent is nothing
+            }
         }
     }
 
+    /** @param onStart told of the agent's process as soon as it exists */
     private static AdapterSession spawn(Backend backend, String contextId, Path cwd, SessionClient client, BridgeLogs logs,
-                                        ProcessLauncher launcher, AdapterConfig config) throws AdapterStartFailed {
+                                        ProcessLauncher launcher, AdapterConfig config, Consumer<AdapterProcess> onStart)
+            throws AdapterStartFailed {
         AdapterProcess process;
         try {
             process = AdapterProcess.start(launcher, backend.command(), cwd);
         } catch (IOException e) {
             throw new AdapterStartFailed(AgentFailure.of(backend, "start", e));
         }
+        onStart.accept(process);
         logs.call("adapter.spawn", LogFields.of("contextId", contextId).and("pid", process.pid())
                 .and("command", backend.command().display()).map());
         process.exited().thenAccept(status -> logs.call("adapter.exit", LogFields.of("contextId", contextId)
