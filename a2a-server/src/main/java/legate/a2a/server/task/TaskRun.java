@@ -307,6 +307,13 @@ final class TaskRun implements EventSink {
             // DEFECT: a task answered with returnImmediately, or streamed, was lost by a kill -9 before
             // its first commit, and a GetTask after the restart found no such task.
             boolean endsTurn = !restatesParkedState && TaskStates.endsTurn(current.getStatus().getState());
+            if (endsTurn && TaskStates.isTerminal(current.getStatus().getState())) {
+                // A caller told that the task ended may send the next one at once: the execution's
+                // place is free before anyone hears of the end. DEFECT (issue 30): it was given back
+                // only once the executor had returned, so a caller at MAX_TASKS_PER_PRINCIPAL who read
+                // CANCELED or COMPLETED and sent again could be refused -32004.
+                place.giveBack();
+            }
             boolean answer = answersWithFirstEvent && current != null && lastSeq == 0;
             try {
                 TaskEvent logged = new TaskEvent(++lastSeq, applied, current, owner);
