@@ -69,6 +69,27 @@ class RunningTaskLimitTest {
         assertThat(sendOnceAPlaceIsFree().at("/result/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
     }
 
+    // DEFECT (issue 30): a turn gave its place back only once its executor had returned, a moment
+    // (or, for an executor that tidies up after its last event, much) later than the caller heard
+    // COMPLETED; a caller at the limit who read the end and sent again was refused -32004.
+    @Test
+    void aTaskThatHasEndedHoldsNoPlaceEvenBeforeItsExecutorReturns() throws Exception {
+        String linger = SecuredAgent.message("linger", "},\"configuration\":{\"returnImmediately\":true");
+        List<String> ids = List.of(agent.call(ALICE, A2aMethods.SEND_MESSAGE, linger).at("/result/task/id").asText(),
+                agent.call(ALICE, A2aMethods.SEND_MESSAGE, linger).at("/result/task/id").asText());
+        for (String id : ids) {
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
+            String state = "";
+            while (!state.equals("TASK_STATE_COMPLETED") && Instant.now().isBefore(deadline)) {
+                state = agent.call(ALICE, A2aMethods.GET_TASK, "{\"id\":\"" + id + "\"}").at("/result/status/state").asText();
+            }
+            assertThat(state).as("task " + id).isEqualTo("TASK_STATE_COMPLETED");
+        }
+        // Both executors still wait at the latch; both tasks have ended for the caller.
+        assertThat(agent.call(ALICE, A2aMethods.SEND_MESSAGE, SecuredAgent.message("quick", ""))
+                .at("/result/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+    }
+
     /**
      * Sends until the answer is not the limit's refusal, for at most 10 s: a turn gives its place
      * back when its executor has returned, a moment after its last event reached the caller.

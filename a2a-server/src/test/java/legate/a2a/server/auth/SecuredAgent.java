@@ -28,7 +28,8 @@ import lf.a2a.v1.TaskState;
  * A loopback A2A server with the given security in front of an executor that counts its turns,
  * and a JDK HttpClient speaking raw JSON-RPC to it: what the security tests observe as a caller.
  * The executor's text decides the turn: "ask" parks the task in INPUT_REQUIRED, "hold" stays
- * WORKING until {@link #release()}, anything else completes at once.
+ * WORKING until {@link #release()}, "linger" completes at once and returns only at {@link #release()},
+ * anything else completes at once.
  */
 final class SecuredAgent {
     final AtomicInteger turns = new AtomicInteger();
@@ -52,6 +53,9 @@ final class SecuredAgent {
                     held.await(20, TimeUnit.SECONDS);
                 }
                 events.status(TaskState.TASK_STATE_COMPLETED, null);
+                if (text.equals("linger")) {
+                    held.await(20, TimeUnit.SECONDS);
+                }
             }
         };
         AgentServer server = AgentServer.create(ServerConfig.loopback(0).withSecurity(security),
